@@ -1,0 +1,66 @@
+"""localsumm: score a summary against its source, offline, with a local GGUF judge.
+
+    from localsumm import create_summarization_scorer
+    scorer = create_summarization_scorer()              # the default judge
+    result = scorer.run(input=source_text, output=summary_text)
+    print(result.score, result.reason)
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+import os
+from typing import TYPE_CHECKING
+
+from .errors import LocalsummError
+from .judge import Judge, JudgeCall, JudgeInfo, Thresholds
+from .messages import extract_tool_results
+from .result import SummarizationResult
+
+if TYPE_CHECKING:
+    from .messages import SourceExtractor
+    from .scorer import SummarizationScorer
+
+__all__ = [
+    "create_summarization_scorer",
+    "extract_tool_results",
+    "Judge",
+    "JudgeCall",
+    "JudgeInfo",
+    "LocalsummError",
+    "SummarizationResult",
+    "Thresholds",
+]
+
+
+def create_summarization_scorer(
+    model: "str | os.PathLike[str] | Judge | None" = None,
+    *,
+    source: str | None = None,
+    source_extractor: "SourceExtractor | None" = None,
+    max_questions: int = 10,
+    scale: float = 1,
+    n_ctx: int | None = None,
+    n_threads: int | None = None,
+    seed: int | None = None,
+) -> "SummarizationScorer":
+    """A scorer whose ``run(input=..., output=...)`` returns a :class:`SummarizationResult`.
+
+    ``model`` is a registry name (``localsumm models list``), a path to a GGUF
+    file, a judge object implementing :class:`Judge`, or None for the default
+    judge. Options are checked before the model is loaded.
+    """
+    from .scorer import SummarizationScorer
+    from .scoring import check_options
+
+    check_options(max_questions=max_questions, scale=scale)
+    if isinstance(model, Judge):
+        judge = model
+    else:
+        from .judges import open_judge
+
+        judge = open_judge(model, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
+    return SummarizationScorer(
+        judge, source=source, source_extractor=source_extractor, max_questions=max_questions, scale=scale
+    )

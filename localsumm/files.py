@@ -1,0 +1,36 @@
+"""Reading the user's text files, with errors that say which file and what is wrong."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .errors import InputError
+
+
+def read_text(path: str, what: str) -> str:
+    """The UTF-8 text of ``path`` (``-`` is stdin); ``what`` names the file in errors."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        name = f"{what} (stdin)"
+    else:
+        p = Path(path)
+        name = f"{what} file {path}"
+        if not p.exists():
+            raise InputError(f"{name} does not exist")
+        if p.is_dir():
+            raise InputError(f"{name} is a directory, not a text file")
+        try:
+            data = p.read_bytes()
+        except OSError as e:
+            raise InputError(f"{name} cannot be read: {e.strerror or e}") from None
+    if b"\x00" in data:
+        raise InputError(f"{name} looks binary (it contains NUL bytes); give a UTF-8 text file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise InputError(
+            f"{name} is not valid UTF-8: byte 0x{data[e.start]:02x} at line {line} (offset {e.start}); "
+            f"convert it to UTF-8"
+        ) from None

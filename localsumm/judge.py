@@ -1,0 +1,79 @@
+"""The judge backend protocol: what the pipeline needs from a model.
+
+A judge does two things: generate JSON constrained to a pydantic type, and give
+the probability that the answer to a yes/no prompt is "yes". The llama.cpp
+backend (``localsumm.judges.llamacpp``) is one implementation; the scripted
+judge for unit tests is another; anything with these methods plugs in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar, runtime_checkable
+
+from pydantic import BaseModel
+
+from .prompts import Messages
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """A verdict is positive when the judge's probability of "yes" reaches the threshold."""
+
+    alignment: float = 0.5
+    coverage: float = 0.5
+
+
+@dataclass(frozen=True)
+class JudgeInfo:
+    name: str
+    path: str | None = None
+    sha256: str | None = None
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class JudgeCall:
+    """One model call, as the audit trail records it."""
+
+    step: str
+    prompt: str
+    """The complete text the model received, chat template applied."""
+    output: str
+    prompt_tokens: int
+    """Prompt tokens the engine evaluated for this call."""
+    reused_prompt_tokens: int
+    """Prompt tokens served from the KV cache of an earlier call (prefix reuse)."""
+    completion_tokens: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "step": self.step,
+            "prompt": self.prompt,
+            "output": self.output,
+            "prompt_tokens": self.prompt_tokens,
+            "reused_prompt_tokens": self.reused_prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@runtime_checkable
+class Judge(Protocol):
+    info: JudgeInfo
+    context_size: int
+    """Tokens the judge can hold: prompt and answer together."""
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def generate(self, step: str, messages: Messages, output_type: type[T], max_tokens: int) -> tuple[T, JudgeCall]:
+        """Generate an instance of ``output_type``; raise JudgeError if it hits ``max_tokens``."""
+        ...
+
+    def yes_probability(self, step: str, messages: Messages) -> tuple[float, JudgeCall]:
+        """P("yes") / (P("yes") + P("no")) for the first token of the answer."""
+        ...

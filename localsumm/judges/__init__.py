@@ -1,0 +1,35 @@
+"""Judge backends; each implements ``localsumm.judge.Judge``.
+
+- ``llamacpp``: a local GGUF model in-process (the default).
+- ``scripted``: replays fixed answers, for unit tests of pipeline logic.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..judge import Judge, Thresholds
+from ..registry import resolve_model
+
+
+def open_judge(
+    model: str | os.PathLike[str] | None = None,
+    *,
+    n_ctx: int | None = None,
+    n_threads: int | None = None,
+    seed: int | None = None,
+) -> Judge:
+    """The llama.cpp judge for a registry name or a GGUF path (None: the default judge)."""
+    from .llamacpp import DEFAULT_N_CTX, DEFAULT_SEED, load_judge
+
+    resolved = resolve_model(model)
+    thresholds = resolved.spec.thresholds if resolved.spec else Thresholds()
+    return load_judge(
+        str(resolved.path),
+        name=resolved.name,
+        sha256=resolved.sha256,
+        thresholds=thresholds,
+        n_ctx=n_ctx or DEFAULT_N_CTX,
+        n_threads=n_threads,
+        seed=DEFAULT_SEED if seed is None else seed,
+    )

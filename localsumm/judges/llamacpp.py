@@ -1,0 +1,226 @@
+"""The llama.cpp judge: a local GGUF model run in-process by llama-cpp-python.
+
+Design points (measured facts are in the engineering notes):
+
+- One ``Llama`` per model per process, never ``reset()``: each call keeps the
+  KV cache of the longest common token prefix with the previous call, so the
+  source, which starts every prompt that needs it, is read once per evaluation.
+- Constrained generation drives outlines' logits processor from our own greedy
+  loop instead of ``outlines.from_llamacpp(...).generate``: that wrapper resets
+  the model after every call (losing the prefix) and runs the processor inside
+  llama.cpp's sampler callback, where an exception (numba missing) is printed
+  and swallowed and the constraint silently disappears. Here an exception in
+  the processor propagates.
+- A yes/no verdict is one forward pass: the probability of the constrained
+  choice {yes, no} at the answer's first token, read from the logits.
+- The coverage step shares no prefix with the source steps (different system
+  text), so its KV cache never holds a source token: a separate context.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ValidationError
+
+from ..errors import ContextOverflowError, JudgeError, ModelError
+from ..judge import JudgeCall, JudgeInfo, T, Thresholds
+from ..prompts import Messages
+
+DEFAULT_N_CTX = 4096
+DEFAULT_SEED = 0
+# Whitespace between JSON tokens: at most one space, so a constrained
+# generation cannot loop on whitespace until max_tokens.
+JSON_WHITESPACE = r"[ ]?"
+_YES = ("yes", "Yes", "YES", " yes", " Yes")
+_NO = ("no", "No", "NO", " no", " No")
+
+
+class LlamaCppJudge:
+    """A judge backed by a GGUF file. Build one with :func:`load_judge` to share it within a process."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        name: str | None = None,
+        sha256: str | None = None,
+        thresholds: Thresholds = Thresholds(),
+        n_ctx: int = DEFAULT_N_CTX,
+        n_threads: int | None = None,
+        n_batch: int = 512,
+        seed: int = DEFAULT_SEED,
+    ) -> None:
+        from llama_cpp import Llama
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        path = Path(path)
+        self.info = JudgeInfo(name=name or path.name, path=str(path), sha256=sha256, thresholds=thresholds, seed=seed)
+        self.n_threads = n_threads or os.cpu_count() or 1
+        try:
+            self._llm = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads,
+                n_batch=n_batch,
+                seed=seed,
+                logits_all=False,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as e:
+            raise ModelError(f"llama.cpp could not load {path}: the file is corrupt, truncated or not a supported GGUF ({e})") from None
+        self.context_size = self._llm.n_ctx()
+        self._n_vocab = self._llm.n_vocab()
+        self._eos = self._llm.token_eos()
+        self._bos_text = self._token_text(self._llm.token_bos())
+        template = self._llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise ModelError(f"{path} has no chat template; localsumm needs an instruction-tuned (chat) model")
+        self._formatter = Jinja2ChatFormatter(
+            template=template,
+            eos_token=self._token_text(self._eos),
+            bos_token=self._bos_text,
+            add_generation_prompt=True,
+        )
+        self._yes = self._single_tokens(_YES)
+        self._no = self._single_tokens(_NO)
+        if not self._yes or not self._no:
+            raise ModelError(f"{path}: the vocabulary has no single token for yes/no, so verdict probabilities cannot be read")
+        self._outlines_backend: Any = None
+        self._processors: dict[str, Any] = {}
+
+    # -- the Judge protocol ---------------------------------------------------------
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def yes_probability(self, step: str, messages: Messages) -> tuple[float, JudgeCall]:
+        text, tokens = self._prompt(messages)
+        self._check_fits(step, tokens, 1)
+        start = time.perf_counter()
+        evaluated, reused = self._feed(tokens)
+        logits = self._last_logits().astype(np.float64)
+        yes, no = logits[self._yes], logits[self._no]
+        top = max(yes.max(), no.max())
+        p_yes, p_no = np.exp(yes - top).sum(), np.exp(no - top).sum()
+        p = float(p_yes / (p_yes + p_no))
+        call = JudgeCall(step, text, f"p(yes)={p:.4f}", evaluated, reused, 0, time.perf_counter() - start)
+        return p, call
+
+    def generate(self, step: str, messages: Messages, output_type: type[T], max_tokens: int) -> tuple[T, JudgeCall]:
+        text, tokens = self._prompt(messages)
+        self._check_fits(step, tokens, max_tokens)
+        processor = self._processor(output_type)
+        start = time.perf_counter()
+        evaluated, reused = self._feed(tokens)
+        ids = list(tokens)
+        out: list[int] = []
+        while True:
+            logits = processor(np.asarray(ids, dtype=np.int64), self._last_logits().copy())
+            token = int(np.argmax(logits))
+            if not np.isfinite(logits[token]):
+                raise JudgeError(f"{step}: the grammar allows no token after {self._decode(out)!r}")
+            if token == self._eos:
+                break
+            if len(out) == max_tokens:
+                raise JudgeError(
+                    f"{step}: the judge's answer hit its cap of {max_tokens} tokens before the JSON was complete; "
+                    f"no score is given for a truncated answer"
+                )
+            out.append(token)
+            ids.append(token)
+            self._llm.eval([token])
+        output = self._decode(out)
+        seconds = time.perf_counter() - start
+        try:
+            value = output_type.model_validate_json(output)
+        except ValidationError as e:
+            raise JudgeError(f"{step}: the judge's JSON does not match its schema: {e.errors()[0]['msg']}") from None
+        return value, JudgeCall(step, text, output, evaluated, reused, len(out), seconds)
+
+    # -- the engine ------------------------------------------------------------------
+
+    def _prompt(self, messages: Messages) -> tuple[str, list[int]]:
+        text = self._formatter(messages=messages).prompt
+        add_bos = not (self._bos_text and text.startswith(self._bos_text))
+        return text, self._llm.tokenize(text.encode("utf-8"), add_bos=add_bos, special=True)
+
+    def _check_fits(self, step: str, tokens: list[int], answer_tokens: int) -> None:
+        if len(tokens) + answer_tokens > self.context_size:
+            raise ContextOverflowError(
+                f"the {step} prompt is {len(tokens):,} tokens and its answer may take {answer_tokens:,} more, "
+                f"but the judge's context holds {self.context_size:,} tokens"
+            )
+
+    def _feed(self, tokens: list[int]) -> tuple[int, int]:
+        """Evaluate ``tokens``, reusing the cached common prefix; returns (evaluated, reused)."""
+        llm = self._llm
+        cached = llm._input_ids  # tokens whose KV entries are in the cache
+        reused = 0
+        for a, b in zip(cached, tokens):
+            if a != b:
+                break
+            reused += 1
+        reused = min(reused, len(tokens) - 1)  # the last token is always evaluated: we need its logits
+        llm.n_tokens = reused  # eval() drops the KV entries past n_tokens before decoding
+        llm.eval(tokens[reused:])
+        return len(tokens) - reused, reused
+
+    def _last_logits(self) -> np.ndarray:
+        import llama_cpp
+
+        pointer = llama_cpp.llama_get_logits_ith(self._llm.ctx, -1)
+        return np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
+
+    def _decode(self, tokens: list[int]) -> str:
+        return self._llm.detokenize(tokens).decode("utf-8", errors="replace")
+
+    def _token_text(self, token: int) -> str:
+        if token < 0:
+            return ""
+        return self._llm.detokenize([token], special=True).decode("utf-8", errors="replace")
+
+    def _single_tokens(self, words: tuple[str, ...]) -> list[int]:
+        ids = set()
+        for word in words:
+            tokens = self._llm.tokenize(word.encode("utf-8"), add_bos=False, special=False)
+            if len(tokens) == 1:
+                ids.add(tokens[0])
+        return sorted(ids)
+
+    def _processor(self, output_type: type[BaseModel]) -> Any:
+        """outlines' JSON-schema logits processor for ``output_type``, built once per schema."""
+        import json
+
+        schema = json.dumps(output_type.model_json_schema(), sort_keys=True)
+        if schema not in self._processors:
+            if self._outlines_backend is None:
+                import outlines
+                from outlines.backends.outlines_core import OutlinesCoreBackend
+
+                self._outlines_backend = OutlinesCoreBackend(outlines.from_llamacpp(self._llm))
+            self._processors[schema] = self._outlines_backend.get_json_schema_logits_processor(schema, JSON_WHITESPACE)
+        processor = self._processors[schema]
+        processor.reset()
+        return processor
+
+
+@lru_cache(maxsize=4)
+def load_judge(
+    path: str,
+    *,
+    name: str | None = None,
+    sha256: str | None = None,
+    thresholds: Thresholds = Thresholds(),
+    n_ctx: int = DEFAULT_N_CTX,
+    n_threads: int | None = None,
+    seed: int = DEFAULT_SEED,
+) -> LlamaCppJudge:
+    """The judge for these settings, loaded once per process."""
+    return LlamaCppJudge(path, name=name, sha256=sha256, thresholds=thresholds, n_ctx=n_ctx, n_threads=n_threads, seed=seed)

@@ -1,0 +1,60 @@
+"""The plain-language reason (SPEC §6), from a template: no model call needed."""
+
+from __future__ import annotations
+
+from .result import AlignmentVerdict, CoverageVerdict
+from .scoring import Scores
+
+_MAX_LISTED = 5
+
+
+def _quote_list(items: list[str]) -> str:
+    shown = [f'"{item}"' for item in items[:_MAX_LISTED]]
+    if len(items) > _MAX_LISTED:
+        shown.append(f"and {len(items) - _MAX_LISTED} more")
+    return "; ".join(shown)
+
+
+def explain(
+    scores: Scores,
+    alignment: list[AlignmentVerdict],
+    coverage: list[CoverageVerdict],
+    *,
+    summary_empty: bool = False,
+    scale: float = 1,
+) -> str:
+    """Names the dimension that set the score, shows both, and points at what failed."""
+    if summary_empty:
+        return "Score 0: the summary is empty, so there is nothing to judge."
+    if not alignment:
+        return "Score 0: no factual claim could be extracted from the summary, so nothing can be judged."
+    if not scores.questions_asked:
+        return "Score 0: no question could be generated from the source, so coverage cannot be judged."
+
+    dims = f"alignment {scores.alignment:.2f}, coverage {scores.coverage:.2f}"
+    unsupported = [v.claim for v in alignment if not v.supported]
+    unanswered = [v.question for v in coverage if not v.answered]
+    scale_note = f" (scale {scale:g})" if scale != 1 else ""
+
+    if scores.alignment < scores.coverage:
+        head = f"Score {scores.score:g}{scale_note} is set by alignment ({dims})"
+    elif scores.coverage < scores.alignment:
+        head = f"Score {scores.score:g}{scale_note} is set by coverage ({dims})"
+    else:
+        head = f"Score {scores.score:g}{scale_note}: alignment and coverage are equal ({dims})"
+
+    parts = [head + "."]
+    if unsupported:
+        parts.append(
+            f"{len(unsupported)} of {len(alignment)} claims are not supported by the source: {_quote_list(unsupported)}."
+        )
+    else:
+        parts.append(f"All {len(alignment)} claims are supported by the source.")
+    if unanswered:
+        parts.append(
+            f"The summary does not answer {len(unanswered)} of {scores.questions_asked} questions about the source: "
+            f"{_quote_list(unanswered)}."
+        )
+    else:
+        parts.append(f"The summary answers all {scores.questions_asked} questions about the source.")
+    return " ".join(parts)

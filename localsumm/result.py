@@ -1,0 +1,86 @@
+"""The typed result of a scorer run, serialisable in snake_case or the reference's camelCase."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+
+class AlignmentVerdict(_Model):
+    claim: str
+    supported: bool
+    reason: str
+    probability: float | None = None
+    """The judge's probability that the source supports the claim (None if the judge gives none)."""
+
+
+class CoverageVerdict(_Model):
+    question: str
+    answered: bool
+    reason: str
+    probability: float | None = None
+    """The judge's probability that the summary answers the question "yes"."""
+
+
+class PreprocessStepResult(_Model):
+    alignment: list[AlignmentVerdict]
+    questions: list[str]
+
+
+class AnalyzeStepResult(_Model):
+    coverage: list[CoverageVerdict]
+
+
+class StepStats(_Model):
+    """What one pipeline step cost; prompt tokens count only those the engine evaluated."""
+
+    step: str
+    calls: int = 0
+    prompt_tokens: int = 0
+    reused_prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+class Provenance(_Model):
+    """Everything needed to reproduce the result: same input + this = same result."""
+
+    localsumm_version: str
+    model: str
+    model_path: str | None
+    model_sha256: str | None
+    prompt_version: str
+    seed: int
+    thresholds: dict[str, float]
+    max_questions: int
+    scale: float
+    steps: list[StepStats]
+
+
+class SummarizationResult(_Model):
+    score: float
+    reason: str
+    alignment_score: float
+    coverage_score: float
+    scorable: bool
+    preprocess_step_result: PreprocessStepResult
+    analyze_step_result: AnalyzeStepResult
+    provenance: Provenance
+
+    @property
+    def seconds(self) -> float:
+        return sum(step.seconds for step in self.provenance.steps)
+
+    def to_dict(self, *, camel: bool = False) -> dict[str, Any]:
+        """Plain data; ``camel=True`` uses the reference's keys (preprocessStepResult, ...)."""
+        return self.model_dump(mode="json", by_alias=camel)
+
+    def to_json(self, *, camel: bool = False, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(camel=camel), indent=indent, ensure_ascii=False)

@@ -1,0 +1,33 @@
+"""Output types of the generating steps: bounded, so a constrained generation always ends.
+
+Every string and list has a maximum length; the grammar built from these
+schemas cannot produce text outside them, and pydantic validates what comes back.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+MAX_CLAIMS = 16
+Claim = Annotated[str, StringConstraints(min_length=3, max_length=300)]
+Question = Annotated[str, StringConstraints(min_length=8, max_length=200)]
+
+
+class ClaimList(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    claims: list[Claim] = Field(max_length=MAX_CLAIMS)
+
+
+@lru_cache(maxsize=None)
+def question_list(n: int) -> type[BaseModel]:
+    """A list of 1..n questions; the bound is part of the schema, so part of the grammar."""
+
+    class QuestionList(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        questions: list[Question] = Field(min_length=1, max_length=n)
+
+    QuestionList.__name__ = f"QuestionList{n}"
+    return QuestionList

@@ -1,0 +1,245 @@
+"""The summarization scorer: preprocess -> analyze -> score -> reason.
+
+1. preprocess (sees the source): generate questions from the source, extract
+   the summary's claims, and judge each claim against the source;
+2. analyze (never sees the source): judge each question from the summary alone;
+3. score: the pure rules of ``scoring``;
+4. reason: the template of ``reason``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from . import __version__, prompts
+from .errors import ContextOverflowError
+from .judge import Judge, JudgeCall
+from .messages import SourceExtractor, resolve_source, resolve_summary
+from .reason import explain
+from .result import (
+    AlignmentVerdict,
+    AnalyzeStepResult,
+    CoverageVerdict,
+    PreprocessStepResult,
+    Provenance,
+    StepStats,
+    SummarizationResult,
+)
+from .schemas import ClaimList, question_list
+from .scoring import check_options, compute_scores, questions_to_ask
+from .text import closest_sentence, sentences, shorten
+
+OnCall = Callable[[JudgeCall], None]
+
+# Room the source prompts need beside the source: instructions, chat template and the answer.
+_PROMPT_OVERHEAD_TOKENS = 64
+
+
+def claims_token_budget(summary_tokens: int) -> int:
+    # JSON framing plus names written in place of pronouns; a cap, not a target.
+    return min(1536, 3 * summary_tokens + 96)
+
+
+def questions_token_budget(n: int) -> int:
+    return 48 * n + 32
+
+
+@dataclass
+class _StepLog:
+    """Per-step costs of one run, forwarding each call to the trace hook."""
+
+    on_call: OnCall | None
+    steps: dict[str, StepStats] = field(default_factory=dict)
+
+    def add(self, call: JudgeCall) -> None:
+        old = self.steps.get(call.step) or StepStats(step=call.step)
+        self.steps[call.step] = StepStats(
+            step=call.step,
+            calls=old.calls + 1,
+            prompt_tokens=old.prompt_tokens + call.prompt_tokens,
+            reused_prompt_tokens=old.reused_prompt_tokens + call.reused_prompt_tokens,
+            completion_tokens=old.completion_tokens + call.completion_tokens,
+            seconds=old.seconds + call.seconds,
+        )
+        if self.on_call is not None:
+            self.on_call(call)
+
+
+class SummarizationScorer:
+    """Scores a summary against its source. Build one with ``create_summarization_scorer``."""
+
+    id = "summarization"
+
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        source: str | None = None,
+        source_extractor: SourceExtractor | None = None,
+        max_questions: int = 10,
+        scale: float = 1,
+    ) -> None:
+        check_options(max_questions=max_questions, scale=scale)
+        self.judge = judge
+        self.source = source
+        self.source_extractor = source_extractor
+        self.max_questions = max_questions
+        self.scale = scale
+
+    # -- the public entry point -------------------------------------------------
+
+    def run(
+        self,
+        run: Mapping[str, Any] | None = None,
+        *,
+        input: Any = None,
+        output: Any = None,
+        on_call: OnCall | None = None,
+    ) -> SummarizationResult:
+        """Score one run: ``run(input=..., output=...)`` or ``run({"input": ..., "output": ...})``.
+
+        ``on_call`` receives every model call (the audit trail of ``--trace``).
+        """
+        if run is not None:
+            input, output = run.get("input"), run.get("output")
+        summary = resolve_summary(output)
+        source = resolve_source(input, output, source=self.source, source_extractor=self.source_extractor)
+        log = _StepLog(on_call)
+
+        if not summary.strip() or not source.strip():
+            return self._result([], [], [], log, summary_empty=not summary.strip())
+
+        self._check_fits(source, summary)
+        questions = self.generate_questions(source, log)
+        alignment = self.judge_claims(source, summary, log)
+        coverage = self.judge_questions(summary, questions_to_ask(questions, self.max_questions), log)
+        return self._result(alignment, questions, coverage, log)
+
+    # -- preprocess: the steps that see the source -------------------------------
+
+    def generate_questions(self, source: str, log: _StepLog) -> list[str]:
+        value, call = self.judge.generate(
+            "questions",
+            prompts.questions_messages(source, self.max_questions),
+            question_list(self.max_questions),
+            questions_token_budget(self.max_questions),
+        )
+        log.add(call)
+        return [q.strip() for q in value.questions if q.strip()]  # type: ignore[attr-defined]
+
+    def judge_claims(self, source: str, summary: str, log: _StepLog) -> list[AlignmentVerdict]:
+        value, call = self.judge.generate(
+            "claims",
+            prompts.claims_messages(source, summary),
+            ClaimList,
+            claims_token_budget(self.judge.count_tokens(summary)),
+        )
+        log.add(call)
+        claims = [c.strip() for c in value.claims if c.strip()]
+        threshold = self.judge.info.thresholds.alignment
+        source_sentences = sentences(source)
+        verdicts = []
+        for claim in claims:
+            p, call = self.judge.yes_probability("alignment", prompts.claim_verdict_messages(source, claim))
+            log.add(call)
+            verdicts.append(
+                AlignmentVerdict(
+                    claim=claim,
+                    supported=p >= threshold,
+                    reason=_probability_reason(p, threshold, "source", claim, source_sentences),
+                    probability=round(p, 4),
+                )
+            )
+        return verdicts
+
+    # -- analyze: the step that never sees the source ----------------------------
+
+    def judge_questions(self, summary: str, questions: list[str], log: _StepLog) -> list[CoverageVerdict]:
+        threshold = self.judge.info.thresholds.coverage
+        summary_sentences = sentences(summary)
+        verdicts = []
+        for question in questions:
+            p, call = self.judge.yes_probability("coverage", prompts.coverage_messages(summary, question))
+            log.add(call)
+            verdicts.append(
+                CoverageVerdict(
+                    question=question,
+                    answered=p >= threshold,
+                    reason=_probability_reason(p, threshold, "summary", question, summary_sentences),
+                    probability=round(p, 4),
+                )
+            )
+        return verdicts
+
+    # -- score and reason --------------------------------------------------------
+
+    def _result(
+        self,
+        alignment: list[AlignmentVerdict],
+        questions: list[str],
+        coverage: list[CoverageVerdict],
+        log: _StepLog,
+        *,
+        summary_empty: bool = False,
+    ) -> SummarizationResult:
+        scores = compute_scores(
+            [v.supported for v in alignment],
+            questions,
+            [v.answered for v in coverage],
+            max_questions=self.max_questions,
+            scale=self.scale,
+        )
+        info = self.judge.info
+        return SummarizationResult(
+            score=scores.score,
+            reason=explain(scores, alignment, coverage, summary_empty=summary_empty, scale=self.scale),
+            alignment_score=round(scores.alignment, 4),
+            coverage_score=round(scores.coverage, 4),
+            scorable=scores.scorable,
+            preprocess_step_result=PreprocessStepResult(alignment=alignment, questions=questions),
+            analyze_step_result=AnalyzeStepResult(coverage=coverage),
+            provenance=Provenance(
+                localsumm_version=__version__,
+                model=info.name,
+                model_path=info.path,
+                model_sha256=info.sha256,
+                prompt_version=prompts.PROMPT_VERSION,
+                seed=info.seed,
+                thresholds={"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
+                max_questions=self.max_questions,
+                scale=self.scale,
+                steps=list(log.steps.values()),
+            ),
+        )
+
+    def _check_fits(self, source: str, summary: str) -> None:
+        """Fail before any model call when the source cannot fit, naming both sizes."""
+        count = self.judge.count_tokens
+        source_tokens = count(source)
+        summary_tokens = count(summary)
+        others = (
+            count(prompts.SOURCE_SYSTEM + prompts.CLAIMS_TASK)
+            + summary_tokens
+            + max(claims_token_budget(summary_tokens), questions_token_budget(self.max_questions))
+            + _PROMPT_OVERHEAD_TOKENS
+        )
+        room = self.judge.context_size - others
+        if source_tokens > room:
+            raise ContextOverflowError(
+                f"the source is {source_tokens:,} tokens but judge {self.judge.info.name!r} has a context of "
+                f"{self.judge.context_size:,} tokens, which leaves room for {max(room, 0):,} tokens of source "
+                f"beside the instructions, the summary and the answer. Shorten the source or load the judge "
+                f"with a larger n_ctx."
+            )
+
+
+def _probability_reason(p: float, threshold: float, where: str, text: str, candidates: list[str]) -> str:
+    """An honest reason: the judge wrote no explanation, so say what the verdict rests on."""
+    relation = "≥" if p >= threshold else "<"
+    reason = f"judge probability {p:.2f} {relation} threshold {threshold:.2f}"
+    evidence = closest_sentence(text, candidates)
+    if evidence is not None:
+        reason += f"; closest {where} sentence: \"{shorten(evidence[0])}\""
+    return reason

@@ -1,0 +1,119 @@
+"""The pipeline's logic with a scripted judge: result shape, reason, edge cases.
+
+The same behaviours run on the real llama.cpp path in test_llamacpp.py.
+"""
+
+import json
+
+import pytest
+
+from localsumm import create_summarization_scorer
+from localsumm.errors import ContextOverflowError
+from localsumm.judges.scripted import ScriptedJudge
+
+SOURCE = "The company was founded in 1995 by John Smith. It grew to 500 employees by 2020. It is based in Seattle."
+SUMMARY = "Founded in 1995 by John Smith, the company is based in Portland."
+
+
+def scorer(**judge_kwargs):
+    judge = ScriptedJudge(**judge_kwargs)
+    return create_summarization_scorer(judge), judge
+
+
+def test_full_result_with_an_unsupported_claim():
+    s, judge = scorer(
+        claims=["The company was founded in 1995.", "John Smith founded it.", "It is based in Portland."],
+        questions=["Was it founded in 1995?", "Did it grow to 500 employees by 2020?", "Is it based in Seattle?"],
+        claim_probabilities=[0.9, 0.95, 0.1],
+        question_probabilities=[0.9, 0.2, 0.3],
+    )
+    r = s.run(input={"inputMessages": [{"id": "1", "role": "user", "content": SOURCE}]},
+              output=[{"id": "2", "role": "assistant", "content": SUMMARY}])
+    assert r.alignment_score == pytest.approx(2 / 3, abs=1e-4)
+    assert r.coverage_score == pytest.approx(1 / 3, abs=1e-4)
+    assert r.score == 0.33 and r.scorable
+    assert [v.supported for v in r.preprocess_step_result.alignment] == [True, True, False]
+    assert [v.answered for v in r.analyze_step_result.coverage] == [True, False, False]
+    assert r.preprocess_step_result.alignment[2].probability == 0.1
+    assert "set by coverage" in r.reason and "alignment 0.67" in r.reason and "coverage 0.33" in r.reason
+    assert '"It is based in Portland."' in r.reason
+    assert "Did it grow to 500 employees by 2020?" in r.reason
+    # The verdict's reason says what it rests on; the judge wrote none.
+    assert r.preprocess_step_result.alignment[2].reason.startswith("judge probability 0.10 < threshold 0.50")
+
+
+def test_dict_run_and_keyword_run_agree():
+    kwargs = dict(claims=["A claim here."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[1.0])
+    a = scorer(**kwargs)[0].run({"input": SOURCE, "output": SUMMARY})
+    b = scorer(**kwargs)[0].run(input=SOURCE, output=SUMMARY)
+    assert a.to_dict() == b.to_dict()
+    assert a.score == 1.0
+
+
+def test_camel_case_serialisation_uses_the_reference_keys():
+    s, _ = scorer(claims=["A claim here."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[0.0])
+    r = s.run(input=SOURCE, output=SUMMARY)
+    camel = json.loads(r.to_json(camel=True))
+    snake = r.to_dict()
+    assert set(camel) >= {"score", "reason", "preprocessStepResult", "analyzeStepResult", "alignmentScore"}
+    assert camel["preprocessStepResult"]["alignment"][0].keys() >= {"claim", "supported", "reason"}
+    assert camel["analyzeStepResult"]["coverage"][0].keys() >= {"question", "answered", "reason"}
+    assert "preprocess_step_result" in snake and "provenance" in snake
+    assert camel["provenance"]["promptVersion"] == snake["provenance"]["prompt_version"]
+
+
+def test_empty_summary_scores_zero_without_calling_the_judge():
+    s, judge = scorer(claims=["x"], questions=["y"])
+    for empty in ["", "   \n ", [{"role": "assistant", "content": ""}]]:
+        r = s.run(input=SOURCE, output=empty)
+        assert r.score == 0 and not r.scorable
+        assert "summary is empty" in r.reason
+    assert judge.calls == []
+
+
+def test_no_claims_scores_zero_with_a_reason():
+    s, _ = scorer(claims=[], questions=["Is it so?"], question_probabilities=[1.0])
+    r = s.run(input=SOURCE, output=SUMMARY)
+    assert r.score == 0 and not r.scorable
+    assert "no factual claim" in r.reason
+
+
+def test_coverage_prompts_never_contain_the_source():
+    s, judge = scorer(
+        claims=["Founded in 1995."], questions=["Was it founded in 1995?", "Is it in Seattle?"],
+        claim_probabilities=[0.9], question_probabilities=[0.9, 0.1],
+    )
+    s.run(input=SOURCE, output=SUMMARY)
+    coverage = [c for c in judge.calls if c.step == "coverage"]
+    assert len(coverage) == 2
+    for call in coverage:
+        assert SUMMARY in call.prompt
+        for sentence in ["grew to 500 employees", "It is based in Seattle."]:
+            assert sentence not in call.prompt
+    assert all(SOURCE in c.prompt for c in judge.calls if c.step != "coverage")
+
+
+def test_only_max_questions_are_asked():
+    s = create_summarization_scorer(
+        ScriptedJudge(claims=["A claim."], questions=[f"Question number {i}?" for i in range(5)],
+                      claim_probabilities=[1.0], question_probabilities=[1.0] * 5),
+        max_questions=2,
+    )
+    r = s.run(input=SOURCE, output=SUMMARY)
+    assert len(r.analyze_step_result.coverage) == 2
+    assert r.provenance.max_questions == 2
+
+
+def test_source_too_long_for_the_context_names_both_sizes():
+    s = create_summarization_scorer(ScriptedJudge(context_size=300))
+    long_source = "word " * 1000
+    with pytest.raises(ContextOverflowError, match=r"source is 1,000 tokens .* context of 300 tokens"):
+        s.run(input=long_source, output=SUMMARY)
+
+
+def test_provenance_records_steps_and_versions():
+    s, _ = scorer(claims=["A claim."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[1.0])
+    r = s.run(input=SOURCE, output=SUMMARY)
+    assert [st.step for st in r.provenance.steps] == ["questions", "claims", "alignment", "coverage"]
+    assert r.provenance.model == "scripted"
+    assert r.provenance.prompt_version

@@ -1,0 +1,90 @@
+"""SPEC §3, one test per rule, on the pure scoring function."""
+
+import pytest
+
+from localsumm import create_summarization_scorer
+from localsumm.errors import ConfigError
+from localsumm.judges.scripted import ScriptedJudge
+from localsumm.scoring import check_options, compute_scores, round_half_up
+
+Q = [f"question {i}?" for i in range(12)]
+
+
+@pytest.mark.parametrize("bad", [0, -1, -10])
+def test_max_questions_below_one_is_rejected_at_creation(bad):
+    with pytest.raises(ConfigError, match="max_questions must be at least 1"):
+        create_summarization_scorer(ScriptedJudge(), max_questions=bad)
+
+
+def test_max_questions_rejected_before_any_model_is_loaded():
+    # A path that does not exist: the option error must come first.
+    with pytest.raises(ConfigError, match="max_questions"):
+        create_summarization_scorer("/nonexistent/model.gguf", max_questions=0)
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf")])
+def test_scale_must_be_positive_and_finite(bad):
+    with pytest.raises(ConfigError, match="scale"):
+        check_options(max_questions=10, scale=bad)
+
+
+def test_coverage_verdicts_are_matched_by_position():
+    s = compute_scores([True], Q[:4], [True, False, True, False])
+    assert s.coverage == 0.5
+    s = compute_scores([True], Q[:4], [False, False, True, True])
+    assert s.coverage == 0.5
+
+
+def test_missing_coverage_verdict_counts_as_not_answered():
+    s = compute_scores([True], Q[:4], [True, True])
+    assert s.questions_asked == 4
+    assert s.coverage == 0.5
+
+
+def test_extra_coverage_verdicts_are_ignored():
+    s = compute_scores([True], Q[:2], [True, False, True, True, True])
+    assert s.coverage == 0.5
+
+
+def test_questions_are_capped_at_max_questions():
+    s = compute_scores([True], Q[:12], [True] * 3 + [False] * 9, max_questions=3)
+    assert s.questions_asked == 3
+    assert s.coverage == 1.0
+    s = compute_scores([True], Q[:12], [False] * 3 + [True] * 9, max_questions=3)
+    assert s.coverage == 0.0
+
+
+def test_alignment_is_supported_over_claims():
+    s = compute_scores([True, False, True, True], Q[:1], [True])
+    assert s.alignment == 0.75
+
+
+def test_score_is_min_times_scale_rounded_to_two_decimals():
+    s = compute_scores([True, True, False], Q[:1], [True], scale=1)
+    assert s.score == 0.67
+    s = compute_scores([True, True, False], Q[:1], [True], scale=10)
+    assert s.score == 6.67
+    s = compute_scores([True], Q[:3], [True, False, False], scale=1)
+    assert s.score == 0.33
+
+
+def test_rounding_is_half_up_like_the_reference():
+    # 1/8 = 0.125 exactly: JavaScript's Math.round gives 0.13, Python's round 0.12.
+    s = compute_scores([True] + [False] * 7, Q[:1], [True])
+    assert s.score == 0.13
+    assert round_half_up(0.125) == 0.13
+
+
+def test_no_claims_scores_zero():
+    s = compute_scores([], Q[:3], [True, True, True])
+    assert (s.score, s.scorable) == (0.0, False)
+
+
+def test_no_questions_scores_zero():
+    s = compute_scores([True, True], [], [])
+    assert (s.score, s.scorable) == (0.0, False)
+
+
+def test_all_claims_unsupported_scores_zero_but_is_scorable():
+    s = compute_scores([False, False], Q[:2], [True, True])
+    assert (s.score, s.scorable) == (0.0, True)
