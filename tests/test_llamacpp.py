@@ -1,0 +1,160 @@
+"""The real llama.cpp path on real GGUF files: constraint, isolation, determinism, offline."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import numpy as np
+import pytest
+from pydantic import BaseModel
+
+from localsumm import create_summarization_scorer, prompts
+from localsumm.errors import ContextOverflowError, JudgeError
+from localsumm.registry import get_spec
+from localsumm.schemas import ClaimList, question_list
+from localsumm.text import sentences
+
+from .conftest import SOURCE, SUMMARY
+
+
+def without_timings(result) -> dict:
+    data = result.to_dict()
+    for step in data["provenance"]["steps"]:
+        step.pop("seconds")
+    return data
+
+
+def test_end_to_end_on_a_real_gguf(small_judge):
+    calls = []
+    result = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append)
+    prov = result.provenance
+    assert prov.model == "smollm2-135m"
+    assert prov.model_sha256 == get_spec("smollm2-135m").sha256
+    assert prov.model_path.endswith(".gguf")
+    assert prov.prompt_version == prompts.PROMPT_VERSION
+    assert [s.step for s in prov.steps][:2] == ["claims", "questions"]
+    assert all(s.seconds > 0 and s.prompt_tokens > 0 for s in prov.steps)
+    assert 0 <= result.score <= 1
+    for verdict in result.preprocess_step_result.alignment:
+        assert 0 <= verdict.probability <= 1
+        assert verdict.supported == (verdict.probability >= prov.thresholds["alignment"])
+        assert verdict.reason.startswith("judge probability")
+    # Every call is in the audit trail, with the complete templated prompt.
+    assert len(calls) == sum(s.calls for s in prov.steps)
+    assert all("<|im_start|>" in c.prompt for c in calls)
+
+
+def test_constraint_is_active_on_a_model_that_does_not_write_json_unasked(small_judge):
+    """The numba trap: without a working constraint, this prompt gets prose, not JSON."""
+    messages = [{"role": "user", "content": "Write a short poem about the sea."}]
+    text, tokens = small_judge._prompt(messages)
+    free = small_judge._llm.create_completion(tokens, max_tokens=48, temperature=0.0, seed=0)["choices"][0]["text"]
+    with pytest.raises(ValueError):
+        json.loads(free)
+    value, call = small_judge.generate("claims", messages, ClaimList, max_tokens=400)
+    assert isinstance(value, ClaimList)
+    assert ClaimList.model_validate_json(call.output) == value
+
+
+def test_a_failing_constraint_raises_instead_of_vanishing(small_judge, monkeypatch):
+    import outlines_core.kernels.numpy as kernels
+
+    def broken(*args, **kwargs):
+        raise ImportError("numba is required for the token mask")
+
+    monkeypatch.setattr(kernels, "fill_next_token_bitmask", broken)
+    with pytest.raises(ImportError, match="numba"):
+        small_judge.generate("claims", prompts.claims_messages(SUMMARY), ClaimList, max_tokens=200)
+
+
+def test_hitting_the_token_cap_is_an_error_not_a_score(small_judge):
+    with pytest.raises(JudgeError, match="cap of 5 tokens"):
+        small_judge.generate("questions", prompts.questions_messages(SOURCE, 5), question_list(5), max_tokens=5)
+
+
+def test_generated_structures_always_parse(small_judge):
+    # A tiny model on several inputs: every answer is schema-valid JSON.
+    for summary in [SUMMARY, "It rained.", "The brewery, the beer, the medal; the son and the board."]:
+        value, call = small_judge.generate("claims", prompts.claims_messages(summary), ClaimList, max_tokens=600)
+        assert json.loads(call.output)["claims"] == value.claims
+    value, _ = small_judge.generate("questions", prompts.questions_messages(SOURCE, 4), question_list(4), max_tokens=400)
+    assert 1 <= len(value.questions) <= 4
+    assert all(q.endswith("?") for q in value.questions)
+
+
+def test_coverage_never_sees_the_source_on_the_real_path(small_judge):
+    calls = []
+    result = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append)
+    coverage = [c for c in calls if c.step == "coverage"]
+    assert coverage and len(coverage) == len(result.analyze_step_result.coverage)
+    summary_sentences = set(sentences(SUMMARY))
+    for call in coverage:
+        for sentence in sentences(SOURCE):
+            if sentence not in summary_sentences:
+                assert sentence not in call.prompt
+        assert "<document>" not in call.prompt
+    # The KV cache it starts from holds no source token: only the shared chat header is reused.
+    header = small_judge._prompt(prompts.coverage_messages(SUMMARY, "Q?"))[1]
+    source_prompt = small_judge._prompt(prompts.questions_messages(SOURCE, 10))[1]
+    shared = next(i for i, (a, b) in enumerate(zip(header, source_prompt)) if a != b)
+    assert coverage[0].reused_prompt_tokens <= shared
+
+
+def test_the_source_is_read_once_per_evaluation(small_judge):
+    calls = []
+    create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append)
+    source_tokens = small_judge.count_tokens(SOURCE)
+    verdicts = [c for c in calls if c.step == "alignment"]
+    assert verdicts
+    for call in verdicts:
+        assert call.reused_prompt_tokens > source_tokens
+        assert call.prompt_tokens < source_tokens / 2
+
+
+def test_same_input_same_result(small_judge):
+    scorer = create_summarization_scorer(small_judge)
+    first = scorer.run(input=SOURCE, output=SUMMARY)
+    second = scorer.run(input=SOURCE, output=SUMMARY)
+    assert without_timings(first) == without_timings(second)
+
+
+def test_source_longer_than_the_context_is_a_clear_error():
+    from localsumm.judges import open_judge
+
+    judge = open_judge("smollm2-135m", n_ctx=512)
+    long_source = SOURCE * 8
+    with pytest.raises(ContextOverflowError) as e:
+        create_summarization_scorer(judge).run(input=long_source, output=SUMMARY)
+    message = str(e.value)
+    assert f"{judge.count_tokens(long_source):,} tokens" in message and "context of 512 tokens" in message
+
+
+def test_no_network_is_touched_while_scoring(small_judge, monkeypatch):
+    attempts = []
+
+    def refuse(*args, **kwargs):
+        attempts.append(args)
+        raise OSError("network disabled by the test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    result = create_summarization_scorer("smollm2-135m").run(input=SOURCE, output=SUMMARY)
+    assert result.provenance.steps
+    assert attempts == []
+
+
+@pytest.mark.default_judge
+def test_default_judge_flags_the_invented_fact(default_judge):
+    result = create_summarization_scorer(default_judge).run(input=SOURCE, output=SUMMARY)
+    assert result.scorable
+    assert result.alignment_score < 1
+    unsupported = [v.claim for v in result.preprocess_step_result.alignment if not v.supported]
+    assert any("sold" in claim for claim in unsupported)
+    assert all(f'"{claim}"' in result.reason for claim in unsupported)
+    supported = [v.claim for v in result.preprocess_step_result.alignment if v.supported]
+    assert any("1995" in claim for claim in supported)
+    # The omitted facts (second brewery, solar plans) are unanswered questions.
+    assert result.coverage_score < 1
