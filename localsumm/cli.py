@@ -99,18 +99,18 @@ def models_list() -> None:
     from .registry import load_registry, models_dir
 
     default, specs = load_registry()
-    table = Table(title=f"Judges (files in {models_dir()})")
-    for column in ("name", "installed", "size", "context", "licence", "thresholds", "description"):
+    table = Table(title=f"Judges in {models_dir()}", caption="* the default judge; thresholds: alignment / coverage")
+    table.add_column("name", no_wrap=True)
+    for column in ("present", "MB", "context", "licence", "thresholds"):
         table.add_column(column)
     for spec in specs.values():
         table.add_row(
-            spec.name + (" (default)" if spec.name == default else ""),
+            spec.name + (" *" if spec.name == default else ""),
             "yes" if spec.installed else "no",
-            f"{spec.size / 1e6:,.0f} MB",
+            f"{spec.size / 1e6:,.0f}",
             f"{spec.context_length:,}",
             spec.license,
-            f"{spec.thresholds.alignment:.2f} / {spec.thresholds.coverage:.2f} ({spec.calibrated_on})",
-            spec.description,
+            f"{spec.thresholds.alignment:.2f} / {spec.thresholds.coverage:.2f}",
         )
     Console().print(table)
 

@@ -1,0 +1,146 @@
+"""The command line as a user runs it: a separate process, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from localsumm.registry import get_spec
+
+from .conftest import ROOT, SOURCE, SUMMARY, run_cli
+
+EXAMPLE = ["--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt")]
+SMALL = ["--model", "smollm2-135m"]
+
+
+def assert_clean_error(done, code: int, *needles: str) -> None:
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: ")
+    assert len(done.stderr.strip().splitlines()) <= 3
+    for needle in needles:
+        assert needle in done.stderr
+
+
+def test_score_json_and_trace(tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    done = run_cli("score", *EXAMPLE, *SMALL, "--json", "--trace", str(trace))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert {"score", "reason", "preprocess_step_result", "analyze_step_result", "provenance"} <= result.keys()
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert len(lines) == sum(s["calls"] for s in result["provenance"]["steps"])
+    for line in lines:
+        assert {"step", "prompt", "output", "prompt_tokens", "completion_tokens", "seconds"} <= line.keys()
+    assert {line["step"] for line in lines} >= {"claims", "questions", "coverage"}
+    # The audit trail shows coverage never saw the source.
+    assert all("Burlington" not in line["prompt"] for line in lines if line["step"] == "coverage")
+
+
+def test_score_camel_case_and_stdin():
+    done = run_cli("score", "--source", "-", "--summary", str(ROOT / "examples" / "summary.txt"), *SMALL, "--json", "--camel", input=SOURCE)
+    assert done.returncode == 0, done.stderr
+    assert "preprocessStepResult" in json.loads(done.stdout)
+
+
+def test_human_output_shows_score_dimensions_reason_and_tables():
+    done = run_cli("score", *EXAMPLE, *SMALL)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for needle in ["score", "alignment", "coverage", "Claims", "Questions", "smollm2-135m"]:
+        assert needle in out
+
+
+def test_empty_summary_scores_zero_with_a_reason(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    done = run_cli("score", "--source", str(ROOT / "examples" / "source.txt"), "--summary", str(empty), *SMALL, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["score"] == 0 and "summary is empty" in result["reason"]
+
+
+def test_missing_file_is_a_clear_error():
+    done = run_cli("score", "--source", "nope.txt", "--summary", str(ROOT / "examples" / "summary.txt"), *SMALL)
+    assert_clean_error(done, 3, "source file nope.txt does not exist")
+
+
+def test_non_utf8_and_binary_files_are_clear_errors(tmp_path):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("line one\ncaf\xe9\n".encode("latin-1"))
+    done = run_cli("score", "--source", str(latin), "--summary", str(ROOT / "examples" / "summary.txt"), *SMALL)
+    assert_clean_error(done, 3, "not valid UTF-8", "line 2")
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"\x00\x01\x02GGUF")
+    done = run_cli("score", "--source", str(ROOT / "examples" / "source.txt"), "--summary", str(binary), *SMALL)
+    assert_clean_error(done, 3, "looks binary")
+
+
+def test_bad_model_path_and_unknown_name(tmp_path):
+    done = run_cli("score", *EXAMPLE, "--model", str(tmp_path / "missing.gguf"))
+    assert_clean_error(done, 4, "model file not found")
+    done = run_cli("score", *EXAMPLE, "--model", "gpt-17")
+    assert_clean_error(done, 4, "unknown model 'gpt-17'", "qwen2.5-coder-1.5b")
+    not_gguf = tmp_path / "notes.gguf"
+    not_gguf.write_text("hello")
+    done = run_cli("score", *EXAMPLE, "--model", str(not_gguf))
+    assert_clean_error(done, 4, "not a GGUF file")
+
+
+def test_truncated_gguf_is_refused(tmp_path):
+    spec = get_spec("smollm2-135m")
+    with spec.path.open("rb") as f:
+        head = f.read(1 << 20)
+    # A registry judge cut short: refused by its size before llama.cpp sees it.
+    (tmp_path / spec.file).write_bytes(head)
+    done = run_cli("score", *EXAMPLE, *SMALL, env={"LOCALSUMM_MODELS": str(tmp_path)})
+    assert_clean_error(done, 4, "refusing to load", "truncated")
+    # The same bytes given as a path: llama.cpp cannot load it, and says so plainly.
+    done = run_cli("score", *EXAMPLE, "--model", str(tmp_path / spec.file))
+    assert_clean_error(done, 4, "could not load")
+
+
+def test_registry_file_with_wrong_sha256_is_refused(tmp_path):
+    spec = get_spec("smollm2-135m")
+    corrupt = tmp_path / spec.file
+    shutil.copyfile(spec.path, corrupt)
+    with corrupt.open("r+b") as f:  # same size, one byte flipped in the weights
+        f.seek(spec.size - 1000)
+        byte = f.read(1)
+        f.seek(spec.size - 1000)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    done = run_cli("score", *EXAMPLE, *SMALL, env={"LOCALSUMM_MODELS": str(tmp_path)})
+    assert_clean_error(done, 4, "refusing to load", "sha256")
+
+
+@pytest.mark.parametrize("args, needle", [(["--max-questions", "0"], "max_questions"), (["--scale", "0"], "scale")])
+def test_bad_options_are_clear_errors(args, needle):
+    done = run_cli("score", *EXAMPLE, *SMALL, *args)
+    assert_clean_error(done, 2, needle)
+
+
+def test_models_list_shows_known_judges():
+    done = run_cli("models", "list")
+    assert done.returncode == 0, done.stderr
+    for name in ["qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b", "smollm2-135m"]:
+        assert name in done.stdout
+
+
+def test_models_pull_says_plainly_that_it_needs_the_network(tmp_path):
+    # In a network namespace with no interfaces: no route to the hub at all.
+    done = run_cli("models", "pull", "smollm2-135m", env={"LOCALSUMM_MODELS": str(tmp_path)}, prefix=("unshare", "-rn"))
+    assert_clean_error(done, 7, "cannot reach the model hub", "needs the network")
+
+
+def test_scoring_works_with_no_network_at_all():
+    done = run_cli("score", *EXAMPLE, *SMALL, "--json", env={"HF_HUB_OFFLINE": "1"}, prefix=("unshare", "-rn"))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["provenance"]["steps"]
+
+
+def test_help_is_instant_and_does_not_load_the_engine():
+    done = run_cli("--help")
+    assert done.returncode == 0 and "score" in done.stdout
