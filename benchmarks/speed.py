@@ -33,6 +33,22 @@ def first_item_per_source(path: Path, n: int) -> list[dict]:
     return items
 
 
+def raw_engine_rates(judge, text: str, generated: int = 32) -> tuple[float, float]:
+    """Prompt and generation tokens/s of the bare engine on the same GGUF, measured now."""
+    llm = judge._llm
+    tokens = llm.tokenize(text.encode("utf-8"), add_bos=False)
+    llm.n_tokens = 0  # forget the KV cache: every token is evaluated
+    start = time.perf_counter()
+    llm.eval(tokens)
+    prompt_rate = len(tokens) / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for token in tokens[:generated]:
+        llm.eval([token])  # one token per decode, as generation does
+    generation_rate = generated / (time.perf_counter() - start)
+    llm.n_tokens = 0
+    return prompt_rate, generation_rate
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="registry name or GGUF path (default judge if omitted)")
@@ -70,6 +86,11 @@ def main() -> None:
             f"| {row['completion_tokens']} | {row['score']} |",
             flush=True,
         )
+    prompt_rate, generation_rate = raw_engine_rates(scorer.judge, first_item_per_source(args.data, 1)[0]["source"])
+    for row in rows:
+        floor = row["prompt_tokens"] / prompt_rate + row["completion_tokens"] / generation_rate
+        row["engine_floor_seconds"] = round(floor, 2)
+        row["ratio_to_floor"] = round(row["seconds"] / floor, 2)
     secs = [r["seconds"] for r in rows]
     summary = {
         "model": scorer.judge.info.name,
@@ -78,9 +99,16 @@ def main() -> None:
         "median_seconds": round(statistics.median(secs), 2),
         "min_seconds": min(secs),
         "max_seconds": max(secs),
+        "raw_prompt_tokens_per_second": round(prompt_rate, 1),
+        "raw_generation_tokens_per_second": round(generation_rate, 1),
+        "median_ratio_to_engine_floor": statistics.median(r["ratio_to_floor"] for r in rows),
         "rows": rows,
     }
     print(f"\nmedian {summary['median_seconds']} s per evaluation (min {min(secs)}, max {max(secs)}), load {load:.1f} s")
+    print(
+        f"raw llama.cpp in the same run: {prompt_rate:.1f} prompt tokens/s, {generation_rate:.1f} generated tokens/s; "
+        f"median time / engine floor (the same token counts at the raw rates) = {summary['median_ratio_to_engine_floor']}"
+    )
     print(json.dumps(summary), file=sys.stderr)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-PROMPT_VERSION = "2026-11-30.3"
+PROMPT_VERSION = "2026-11-30.4"
 
 
 class Message(TypedDict):
@@ -37,10 +37,12 @@ QUESTIONS_TASK = """\
 Write up to {n} yes/no questions about the most important facts in the document, the most important first. Each question asks about one specific fact (who, what, when, where, how many), is answered "yes" by the document, and makes sense without the document. Do not repeat a fact.
 Answer in JSON, for example: {{"questions": ["Did the museum reopen in 1932?", "Was the bridge designed by Anna Berg?"]}}"""
 
+# Fixed instructions come before the variable part, so they stay in the shared
+# prefix: each verdict then evaluates only its own claim or question.
 CLAIM_VERDICT_TASK = """\
-Claim: {claim}
+Is the following claim supported by the document, that is, stated in it or directly implied by it? Answer with one word: yes or no.
 
-Is this claim supported by the document, that is, stated in it or directly implied by it? Answer with one word: yes or no."""
+Claim: {claim}"""
 
 SUMMARY_SYSTEM = """\
 You read a summary and report what it says, from the summary alone, as if you knew nothing else.
@@ -51,9 +53,9 @@ List every factual claim the summary makes, in order. Each claim is one short se
 Answer in JSON, for example: {"claims": ["The museum reopened in 1932.", "Anna Berg designed the bridge."]}"""
 
 COVERAGE_TASK = """\
-Question: {question}
+Does the summary state the information needed to answer the following question "yes"? If the summary does not say, answer no. Answer with one word: yes or no.
 
-Does the summary state the information needed to answer this question "yes"? If the summary does not say, answer no. Answer with one word: yes or no."""
+Question: {question}"""
 
 
 def fence(tag: str, text: str) -> str:

@@ -47,7 +47,7 @@ def questions_token_budget(n: int) -> int:
 
 
 @dataclass
-class _StepLog:
+class StepLog:
     """Per-step costs of one run, forwarding each call to the trace hook."""
 
     on_call: OnCall | None
@@ -106,7 +106,7 @@ class SummarizationScorer:
             input, output = run.get("input"), run.get("output")
         summary = resolve_summary(output)
         source = resolve_source(input, output, source=self.source, source_extractor=self.source_extractor)
-        log = _StepLog(on_call)
+        log = StepLog(on_call)
 
         if not summary.strip() or not source.strip():
             return self._result([], [], [], log, summary_empty=not summary.strip())
@@ -120,7 +120,7 @@ class SummarizationScorer:
 
     # -- preprocess: claims from the summary, then the steps that see the source ---
 
-    def extract_claims(self, summary: str, log: _StepLog) -> list[str]:
+    def extract_claims(self, summary: str, log: StepLog) -> list[str]:
         value, call = self.judge.generate(
             "claims",
             prompts.claims_messages(summary),
@@ -130,7 +130,7 @@ class SummarizationScorer:
         log.add(call)
         return _unique(value.claims)
 
-    def generate_questions(self, source: str, log: _StepLog) -> list[str]:
+    def generate_questions(self, source: str, log: StepLog) -> list[str]:
         value, call = self.judge.generate(
             "questions",
             prompts.questions_messages(source, self.max_questions),
@@ -140,7 +140,7 @@ class SummarizationScorer:
         log.add(call)
         return _unique(value.questions)  # type: ignore[attr-defined]
 
-    def judge_claims(self, source: str, claims: list[str], log: _StepLog) -> list[AlignmentVerdict]:
+    def judge_claims(self, source: str, claims: list[str], log: StepLog) -> list[AlignmentVerdict]:
         threshold = self.judge.info.thresholds.alignment
         source_sentences = sentences(source)
         verdicts = []
@@ -159,7 +159,7 @@ class SummarizationScorer:
 
     # -- analyze: the step that never sees the source ----------------------------
 
-    def judge_questions(self, summary: str, questions: list[str], log: _StepLog) -> list[CoverageVerdict]:
+    def judge_questions(self, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
         threshold = self.judge.info.thresholds.coverage
         summary_sentences = sentences(summary)
         verdicts = []
@@ -183,7 +183,7 @@ class SummarizationScorer:
         alignment: list[AlignmentVerdict],
         questions: list[str],
         coverage: list[CoverageVerdict],
-        log: _StepLog,
+        log: StepLog,
         *,
         summary_empty: bool = False,
     ) -> SummarizationResult:

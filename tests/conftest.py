@@ -42,6 +42,26 @@ def default_judge():
     return _judge("qwen2.5-coder-1.5b")
 
 
+_BLOCK_SOCKETS = """
+import socket
+def _refuse(*args, **kwargs):
+    raise OSError("network disabled for this test")
+socket.socket.connect = _refuse
+socket.create_connection = _refuse
+socket.getaddrinfo = _refuse
+"""
+
+
+@pytest.fixture
+def no_network(tmp_path) -> dict:
+    """run_cli options for a child with no network: a namespace without interfaces where
+    the kernel allows it, otherwise sockets disabled inside the child's Python."""
+    if subprocess.run(["unshare", "-rn", "true"], capture_output=True).returncode == 0:
+        return {"prefix": ("unshare", "-rn"), "env": {"HF_HUB_OFFLINE": "1"}}
+    (tmp_path / "sitecustomize.py").write_text(_BLOCK_SOCKETS)
+    return {"env": {"HF_HUB_OFFLINE": "1", "PYTHONPATH": str(tmp_path)}}
+
+
 def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = None, cwd: Path = ROOT, prefix: tuple[str, ...] = ()):
     """Run ``localsumm`` as a user would: a separate process."""
     full_env = {**os.environ, **(env or {})}

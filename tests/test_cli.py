@@ -129,14 +129,15 @@ def test_models_list_shows_known_judges():
         assert name in done.stdout
 
 
-def test_models_pull_says_plainly_that_it_needs_the_network(tmp_path):
-    # In a network namespace with no interfaces: no route to the hub at all.
-    done = run_cli("models", "pull", "smollm2-135m", env={"LOCALSUMM_MODELS": str(tmp_path)}, prefix=("unshare", "-rn"))
+def test_models_pull_says_plainly_that_it_needs_the_network(tmp_path, no_network):
+    env = {**no_network["env"], "LOCALSUMM_MODELS": str(tmp_path / "models")}
+    env.pop("HF_HUB_OFFLINE")  # really try to connect
+    done = run_cli("models", "pull", "smollm2-135m", env=env, prefix=no_network.get("prefix", ()))
     assert_clean_error(done, 7, "cannot reach the model hub", "needs the network")
 
 
-def test_scoring_works_with_no_network_at_all():
-    done = run_cli("score", *EXAMPLE, *SMALL, "--json", env={"HF_HUB_OFFLINE": "1"}, prefix=("unshare", "-rn"))
+def test_scoring_works_with_no_network_at_all(no_network):
+    done = run_cli("score", *EXAMPLE, *SMALL, "--json", **no_network)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["provenance"]["steps"]
 
