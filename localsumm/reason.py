@@ -46,15 +46,24 @@ def explain(
     parts = [head + "."]
     if unsupported:
         parts.append(
-            f"{len(unsupported)} of {len(alignment)} claims are not supported by the source: {_quote_list(unsupported)}."
+            f"{len(unsupported)} of {len(alignment)} claims {'is' if len(unsupported) == 1 else 'are'} not supported "
+            f"by the source: {_quote_list(unsupported)}."
         )
     else:
-        parts.append(f"All {len(alignment)} claims are supported by the source.")
+        parts.append(
+            "The only claim is supported by the source."
+            if len(alignment) == 1
+            else f"All {len(alignment)} claims are supported by the source."
+        )
     if unanswered:
         parts.append(
-            f"The summary does not answer {len(unanswered)} of {scores.questions_asked} questions about the source: "
+            f"The summary does not answer {len(unanswered)} of {scores.questions_asked} questions from the source: "
             f"{_quote_list(unanswered)}."
         )
     else:
-        parts.append(f"The summary answers all {scores.questions_asked} questions about the source.")
+        parts.append(
+            "The summary answers the only question from the source."
+            if scores.questions_asked == 1
+            else f"The summary answers all {scores.questions_asked} questions from the source."
+        )
     return " ".join(parts)

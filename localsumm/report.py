@@ -22,6 +22,19 @@ def _p(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def _verdicts(console: Console, title: str, columns: tuple[str, str], rows: list[tuple[str, bool, float | None]]) -> None:
+    if not rows:
+        return
+    table = Table(title=title)
+    table.add_column("#", justify="right")
+    table.add_column(columns[0])
+    table.add_column(columns[1])
+    table.add_column("p", justify="right")
+    for i, (text, ok, p) in enumerate(rows, 1):
+        table.add_row(str(i), Text(text), _mark(ok), _p(p))
+    console.print(table)
+
+
 def print_result(result: SummarizationResult, console: Console | None = None) -> None:
     console = console or Console()
     scale = result.provenance.scale
@@ -34,25 +47,18 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
     console.print(header)
     console.print(Text(result.reason))
 
-    claims = Table(title="Claims (alignment: judged against the source)", show_lines=False)
-    claims.add_column("#", justify="right")
-    claims.add_column("claim")
-    claims.add_column("supported")
-    claims.add_column("p", justify="right")
-    for i, v in enumerate(result.preprocess_step_result.alignment, 1):
-        claims.add_row(str(i), Text(v.claim), _mark(v.supported), _p(v.probability))
-    if result.preprocess_step_result.alignment:
-        console.print(claims)
-
-    questions = Table(title="Questions (coverage: answered from the summary alone)")
-    questions.add_column("#", justify="right")
-    questions.add_column("question")
-    questions.add_column("answered")
-    questions.add_column("p", justify="right")
-    for i, v in enumerate(result.analyze_step_result.coverage, 1):
-        questions.add_row(str(i), Text(v.question), _mark(v.answered), _p(v.probability))
-    if result.analyze_step_result.coverage:
-        console.print(questions)
+    _verdicts(
+        console,
+        "Claims (alignment: judged against the source)",
+        ("claim", "supported"),
+        [(v.claim, v.supported, v.probability) for v in result.preprocess_step_result.alignment],
+    )
+    _verdicts(
+        console,
+        "Questions (coverage: answered from the summary alone)",
+        ("question", "answered"),
+        [(v.question, v.answered, v.probability) for v in result.analyze_step_result.coverage],
+    )
 
     prov = result.provenance
     console.print(

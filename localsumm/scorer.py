@@ -141,39 +141,39 @@ class SummarizationScorer:
         return _unique(value.questions)  # type: ignore[attr-defined]
 
     def judge_claims(self, source: str, claims: list[str], log: StepLog) -> list[AlignmentVerdict]:
-        threshold = self.judge.info.thresholds.alignment
-        source_sentences = sentences(source)
-        verdicts = []
-        for claim in claims:
-            p, call = self.judge.yes_probability("alignment", prompts.claim_verdict_messages(source, claim))
-            log.add(call)
-            verdicts.append(
-                AlignmentVerdict(
-                    claim=claim,
-                    supported=p >= threshold,
-                    reason=_probability_reason(p, threshold, "source", claim, source_sentences),
-                    probability=round(p, 4),
-                )
-            )
-        return verdicts
+        verdicts = self._yes_no(
+            "alignment", claims, lambda claim: prompts.claim_verdict_messages(source, claim),
+            self.judge.info.thresholds.alignment, evidence=source, where="source", log=log,
+        )
+        return [AlignmentVerdict(claim=c, supported=ok, reason=r, probability=p) for c, ok, r, p in verdicts]
 
     # -- analyze: the step that never sees the source ----------------------------
 
     def judge_questions(self, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
-        threshold = self.judge.info.thresholds.coverage
-        summary_sentences = sentences(summary)
+        verdicts = self._yes_no(
+            "coverage", questions, lambda question: prompts.coverage_messages(summary, question),
+            self.judge.info.thresholds.coverage, evidence=summary, where="summary", log=log,
+        )
+        return [CoverageVerdict(question=q, answered=ok, reason=r, probability=p) for q, ok, r, p in verdicts]
+
+    def _yes_no(
+        self,
+        step: str,
+        items: list[str],
+        messages_for: Callable[[str], prompts.Messages],
+        threshold: float,
+        *,
+        evidence: str,
+        where: str,
+        log: StepLog,
+    ) -> list[tuple[str, bool, str, float]]:
+        """(item, verdict, reason, probability) per item: the judge's P(yes) against the threshold."""
+        candidates = sentences(evidence)
         verdicts = []
-        for question in questions:
-            p, call = self.judge.yes_probability("coverage", prompts.coverage_messages(summary, question))
+        for item in items:
+            p, call = self.judge.yes_probability(step, messages_for(item))
             log.add(call)
-            verdicts.append(
-                CoverageVerdict(
-                    question=question,
-                    answered=p >= threshold,
-                    reason=_probability_reason(p, threshold, "summary", question, summary_sentences),
-                    probability=round(p, 4),
-                )
-            )
+            verdicts.append((item, p >= threshold, _probability_reason(p, threshold, where, item, candidates), round(p, 4)))
         return verdicts
 
     # -- score and reason --------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"')\]])\s+|\n+")
 _WORD = re.compile(r"[a-z0-9]+(?:[.,'][a-z0-9]+)*")
 _STOP = frozenset(
     "a an the and or but of to in on at for with by from as is are was were be been being it its "
