@@ -71,6 +71,34 @@ def score(
         print_result(result)
 
 
+@app.command("eval")
+def eval_(
+    data: Path = typer.Argument(..., help="JSONL or CSV: id, source, summary (or input/output); other fields are carried through."),
+    out: Path = typer.Option(..., "--out", help="Results JSONL, one line per item, appended as each item finishes."),
+    resume: bool = typer.Option(False, "--resume", help="Skip ids already in --out."),
+    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    max_questions: int = typer.Option(10, "--max-questions"),
+    scale: float = typer.Option(1.0, "--scale"),
+    fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
+    threads: Optional[int] = typer.Option(None, "--threads"),
+    n_ctx: Optional[int] = typer.Option(None, "--n-ctx"),
+) -> None:
+    """Score every record of a data file; resumable, one JSON line per item."""
+    try:
+        from .evaluate import evaluate_file
+
+        summary = evaluate_file(
+            data, out, resume=resume, model=model, max_questions=max_questions, scale=scale,
+            n_ctx=n_ctx, n_threads=threads,
+        )
+    except LocalsummError as e:
+        _fail(e)
+        return
+    if fail_under is not None and (summary.mean_score is None or summary.mean_score < fail_under):
+        typer.echo(f"mean score {summary.mean_score} is below --fail-under {fail_under}", err=True)
+        raise typer.Exit(1)
+
+
 @contextmanager
 def _trace_writer(path: Path | None) -> Iterator[Callable[[JudgeCall], None] | None]:
     """An on_call hook appending one JSON line per model call to ``path`` (None: no trace)."""

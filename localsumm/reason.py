@@ -20,12 +20,15 @@ def explain(
     alignment: list[AlignmentVerdict],
     coverage: list[CoverageVerdict],
     *,
-    summary_empty: bool = False,
+    empty: str | None = None,
     scale: float = 1,
 ) -> str:
-    """Names the dimension that set the score, shows both, and points at what failed."""
-    if summary_empty:
-        return "Score 0: the summary is empty, so there is nothing to judge."
+    """Names the dimension that set the score, shows both, and points at what failed.
+
+    ``empty`` names an input ("summary" or "source") that was empty, so nothing was judged.
+    """
+    if empty:
+        return f"Score 0: the {empty} is empty, so there is nothing to judge."
     if not alignment:
         return "Score 0: no factual claim could be extracted from the summary, so nothing can be judged."
     if not scores.questions_asked:

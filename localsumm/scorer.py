@@ -108,8 +108,9 @@ class SummarizationScorer:
         source = resolve_source(input, output, source=self.source, source_extractor=self.source_extractor)
         log = StepLog(on_call)
 
-        if not summary.strip() or not source.strip():
-            return self._result([], [], [], log, summary_empty=not summary.strip())
+        empty = "summary" if not summary.strip() else "source" if not source.strip() else None
+        if empty:
+            return self._result([], [], [], log, empty=empty)
 
         self._check_fits(source)
         claims = self.extract_claims(summary, log)
@@ -185,7 +186,7 @@ class SummarizationScorer:
         coverage: list[CoverageVerdict],
         log: StepLog,
         *,
-        summary_empty: bool = False,
+        empty: str | None = None,
     ) -> SummarizationResult:
         scores = compute_scores(
             [v.supported for v in alignment],
@@ -197,7 +198,7 @@ class SummarizationScorer:
         info = self.judge.info
         return SummarizationResult(
             score=scores.score,
-            reason=explain(scores, alignment, coverage, summary_empty=summary_empty, scale=self.scale),
+            reason=explain(scores, alignment, coverage, empty=empty, scale=self.scale),
             alignment_score=round(scores.alignment, 4),
             coverage_score=round(scores.coverage, 4),
             scorable=scores.scorable,

@@ -71,6 +71,13 @@ def test_empty_summary_scores_zero_without_calling_the_judge():
     assert judge.calls == []
 
 
+def test_empty_source_scores_zero_with_a_reason_that_says_so():
+    s, judge = scorer(claims=["x"], questions=["y"])
+    r = s.run(input="  ", output=SUMMARY)
+    assert r.score == 0 and not r.scorable and "source is empty" in r.reason
+    assert judge.calls == []
+
+
 def test_no_claims_scores_zero_with_a_reason():
     s, _ = scorer(claims=[], questions=["Is it so?"], question_probabilities=[1.0])
     r = s.run(input=SOURCE, output=SUMMARY)

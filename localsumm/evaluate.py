@@ -1,0 +1,146 @@
+"""``localsumm eval``: a data file through ``run_evals``, appending results as they finish.
+
+The results file is the state: each finished item is one flushed JSON line, so
+an interrupted run loses at most the item in flight, and ``--resume`` skips the
+ids already written.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .batch import ItemResult, Record, done_ids, read_records, run_evals
+from .errors import InputError
+from .judge import Judge
+
+DIMENSIONS = ("score", "alignment_score", "coverage_score")
+
+
+@dataclass
+class EvalSummary:
+    items: int
+    scored: int
+    failed: int
+    unscorable: int
+    mean_score: float | None
+
+
+def _line(record: Record, *, error: str | None = None, item: ItemResult | None = None) -> str:
+    """The user's record unchanged, plus our verdict under one key of our own."""
+    result = None if item is None else next(iter(item.scorer_results.values()), None)
+    if item is not None and item.errors:
+        error = "; ".join(item.errors.values())
+    ours: dict[str, Any] = {"status": "failed" if error else "scored", "error": error}
+    if result is not None and not error:
+        ours.update({d: getattr(result, d) for d in DIMENSIONS}, scorable=result.scorable, result=result.to_dict())
+    fields = dict(record.fields)
+    fields["id"] = record.id
+    fields["localsumm"] = ours
+    return json.dumps(fields, ensure_ascii=False)
+
+
+def evaluate_file(
+    data: Path,
+    out: Path,
+    *,
+    resume: bool = False,
+    model: "str | Judge | None" = None,
+    max_questions: int = 10,
+    scale: float = 1,
+    n_ctx: int | None = None,
+    n_threads: int | None = None,
+    console: Console | None = None,
+) -> EvalSummary:
+    console = console or Console(stderr=True)
+    if out.exists() and out.stat().st_size > 0 and not resume:
+        raise InputError(f"{out} already holds results; pass --resume to continue it, or choose another --out")
+    records = list(read_records(data))
+    first_line: dict[str, int] = {}
+    for record in records:
+        if record.id is None:
+            record.id = f"line-{record.line}"  # so a malformed record is written once, and resumable
+        elif record.error is None and record.id in first_line:
+            record.error = f"{data}: line {record.line} repeats id {record.id} (first on line {first_line[record.id]})"
+        first_line.setdefault(record.id, record.line)
+    done = done_ids(out) if resume else set()
+    todo = [r for r in records if r.id not in done]
+    valid = [r for r in todo if r.error is None]
+
+    from . import create_summarization_scorer
+
+    scorer = create_summarization_scorer(
+        model, max_questions=max_questions, scale=scale, n_ctx=n_ctx, n_threads=n_threads
+    ) if valid else None
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("a", encoding="utf-8") as sink, _progress(console) as progress:
+        task = progress.add_task("scoring", total=len(todo), rate="")
+        for record in todo:
+            if record.error is not None:
+                console.print(f"[yellow]skipped[/]: {record.error}", markup=True, highlight=False)
+                sink.write(_line(record, error=record.error) + "\n")
+                sink.flush()
+                progress.advance(task)
+        tokens, seconds = 0, 0.0
+
+        def finished(item: ItemResult) -> None:
+            nonlocal tokens, seconds
+            record = valid[item.index]
+            sink.write(_line(record, item=item) + "\n")
+            sink.flush()
+            for result in item.scorer_results.values():
+                steps = result.provenance.steps
+                tokens += sum(s.prompt_tokens + s.completion_tokens for s in steps)
+                seconds += sum(s.seconds for s in steps)
+            progress.update(task, advance=1, rate=f"{tokens / seconds:.0f} tokens/s" if seconds else "")
+
+        if scorer is not None:
+            run_evals(({"id": r.id, "input": r.input, "output": r.output} for r in valid), [scorer], on_item_complete=finished)
+    return _summarise(out, console)
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[rate]}"),
+        console=console,
+    )
+
+
+def _histogram(values: list[float]) -> str:
+    bins = [0] * 5
+    for v in values:
+        bins[min(int(v * 5), 4)] += 1
+    return " ".join(f"{i / 5:.1f}-{(i + 1) / 5:.1f}:{n}" for i, n in enumerate(bins))
+
+
+def _summarise(out: Path, console: Console) -> EvalSummary:
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]
+    ours = [line.get("localsumm", {}) for line in lines]
+    scored = [o for o in ours if o.get("status") == "scored"]
+    table = Table(title=f"{out}: {len(lines)} items, {len(scored)} scored")
+    for column in ("", "mean", "median", "distribution"):
+        table.add_column(column)
+    for dim in DIMENSIONS:
+        values = [o[dim] for o in scored]
+        if values:
+            table.add_row(dim, f"{statistics.fmean(values):.3f}", f"{statistics.median(values):.3f}", _histogram(values))
+    console.print(table)
+    unscorable = sum(1 for o in scored if not o.get("scorable"))
+    failed = len(ours) - len(scored)
+    console.print(f"unscorable (score 0, nothing to judge): {unscorable}   failed: {failed}")
+    mean = statistics.fmean(o["score"] for o in scored) if scored else None
+    return EvalSummary(items=len(lines), scored=len(scored), failed=failed, unscorable=unscorable, mean_score=mean)

@@ -1,0 +1,120 @@
+"""Batch evaluation: run_evals semantics, record files, resume, and the eval command for real."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from localsumm import create_summarization_scorer
+from localsumm.batch import done_ids, read_records, run_evals
+from localsumm.evaluate import evaluate_file
+from localsumm.judges.scripted import ScriptedJudge
+
+from .conftest import ROOT, SOURCE, SUMMARY, run_cli
+
+
+def scripted(n_items: int, claim_p: float = 0.9, question_p: float = 0.9) -> ScriptedJudge:
+    return ScriptedJudge(
+        claims=["One claim here."], questions=["Is it one?", "Is it two?"],
+        claim_probabilities=[claim_p] * n_items, question_probabilities=[question_p] * 2 * n_items,
+    )
+
+
+def test_run_evals_averages_per_scorer_and_reports_failures_apart():
+    scorer = create_summarization_scorer(scripted(3))
+    seen = []
+    data = [
+        {"id": "a", "input": SOURCE, "output": SUMMARY},
+        {"id": "b", "input": {"inputMessages": []}, "output": SUMMARY},  # no source: fails
+        {"id": "c", "input": SOURCE, "output": SUMMARY},
+    ]
+    run = run_evals(data, [scorer], on_item_complete=seen.append)
+    assert run.item_count == 3
+    assert [i.id for i in seen] == ["a", "b", "c"]
+    assert "no user message" in run.items[1].errors["summarization"]
+    assert run.scores["summarization"] == 1.0  # the failure is not counted as 0
+    assert run.failed("summarization") == 1
+
+
+def test_run_evals_calls_the_target_for_items_without_output():
+    scorer = create_summarization_scorer(scripted(1))
+    run = run_evals([{"input": SOURCE}], [scorer], target=lambda source: SUMMARY)
+    assert run.items[0].output == SUMMARY and run.scores["summarization"] == 1.0
+
+
+def test_malformed_records_are_reported_with_file_and_line(tmp_path):
+    data = tmp_path / "data.jsonl"
+    data.write_text(
+        json.dumps({"id": "ok", "source": SOURCE, "summary": SUMMARY}) + "\n"
+        "not json\n"
+        "[1, 2]\n"
+        + json.dumps({"id": "nosummary", "source": SOURCE}) + "\n"
+        + json.dumps({"source": SOURCE, "summary": SUMMARY}) + "\n"
+    )
+    records = list(read_records(data))
+    assert records[0].error is None
+    assert f"{data}: line 2 is not JSON" in records[1].error
+    assert "line 3 is a JSON list, not an object" in records[2].error
+    assert "line 4 (id nosummary) has no summary" in records[3].error
+    assert "line 5 has no id" in records[4].error
+
+
+def test_eval_file_writes_every_record_once_and_resumes(tmp_path):
+    data = tmp_path / "data.jsonl"
+    rows = [{"id": f"i{n}", "source": SOURCE, "summary": SUMMARY, "system": f"s{n}"} for n in range(4)]
+    rows.insert(2, {"id": "i1", "source": SOURCE, "summary": SUMMARY})  # duplicate id
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows) + "oops\n")
+    out = tmp_path / "out.jsonl"
+    summary = evaluate_file(data, out, model=scripted(10))
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert sorted(l["id"] for l in lines) == sorted(["i0", "i1", "i1", "i2", "i3", "line-6"])
+    assert summary.scored == 4 and summary.failed == 2
+    assert {l["system"] for l in lines if l.get("system")} == {"s0", "s1", "s2", "s3"}  # carried through
+    dup = [l for l in lines if l["id"] == "i1" and l["localsumm"]["status"] == "failed"]
+    assert "repeats id i1 (first on line 2)" in dup[0]["localsumm"]["error"]
+
+    # A crash mid-write leaves a partial line: resume drops it and scores that item again.
+    kept = out.read_text().splitlines(keepends=True)
+    last = json.loads(kept[-1])
+    out.write_text("".join(kept[:-1]) + kept[-1][:25])
+    assert last["id"] not in done_ids(out)
+    evaluate_file(data, out, resume=True, model=scripted(10))
+    again = [json.loads(l) for l in out.read_text().splitlines()]
+    assert sorted(l["id"] for l in again) == sorted(l["id"] for l in lines)
+
+
+def test_eval_refuses_to_overwrite_results_without_resume(tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_text('{"id": "x"}\n')
+    with pytest.raises(Exception, match="already holds results"):
+        evaluate_file(tmp_path / "missing.jsonl", out, model=scripted(1))
+    assert out.read_text() == '{"id": "x"}\n'
+
+
+def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
+    """The real engine, a real Ctrl-C: nothing lost, nothing duplicated."""
+    data = tmp_path / "data.csv"
+    data.write_text("id,source,summary\n" + "".join(
+        f'r{n},"{SOURCE.replace(chr(34), "")}","{SUMMARY}"\n' for n in range(3)
+    ))
+    out = tmp_path / "out.jsonl"
+    args = [sys.executable, "-m", "localsumm.cli", "eval", str(data), "--out", str(out), "--model", "smollm2-135m"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 600
+    while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
+        time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=120)
+    first = out.read_text().splitlines()
+    assert 1 <= len(first) < 3, proc.stderr.read()
+    done = run_cli("eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--resume", "--fail-under", "1.01")
+    assert done.returncode == 1 and "below --fail-under" in done.stderr  # the CI gate
+    lines = [json.loads(l) for l in out.read_text().splitlines()]
+    assert sorted(l["id"] for l in lines) == ["r0", "r1", "r2"]
+    assert all(l["localsumm"]["status"] == "scored" for l in lines)
+    assert "mean" in done.stderr and "failed: 0" in done.stderr
