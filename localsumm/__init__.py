@@ -44,12 +44,17 @@ def create_summarization_scorer(
     n_ctx: int | None = None,
     n_threads: int | None = None,
     seed: int | None = None,
+    cache: "bool | str | os.PathLike[str]" = False,
 ) -> "SummarizationScorer":
     """A scorer whose ``run(input=..., output=...)`` returns a :class:`SummarizationResult`.
 
     ``model`` is a registry name (``localsumm models list``), a path to a GGUF
     file, a judge object implementing :class:`Judge`, or None for the default
     judge. Options are checked before the model is loaded.
+
+    ``cache=True`` (or a path to a SQLite file) keeps every judge answer on disk,
+    keyed by model sha256, prompt version, prompt and sampling settings, so a
+    rerun is answered from the cache; results count the cached calls per step.
     """
     from .scorer import SummarizationScorer
     from .scoring import check_options
@@ -61,6 +66,12 @@ def create_summarization_scorer(
         from .judges import open_judge
 
         judge = open_judge(model, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
+    if cache and judge.info.sha256:
+        from pathlib import Path
+
+        from .cache import CachedJudge, JudgeCallCache
+
+        judge = CachedJudge(judge, JudgeCallCache(None if cache is True else Path(cache)))
     return SummarizationScorer(
         judge, source=source, source_extractor=source_extractor, max_questions=max_questions, scale=scale
     )

@@ -82,6 +82,7 @@ def eval_(
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
     threads: Optional[int] = typer.Option(None, "--threads"),
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx"),
+    cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
 ) -> None:
     """Score every record of a data file; resumable, one JSON line per item."""
     try:
@@ -89,7 +90,7 @@ def eval_(
 
         summary = evaluate_file(
             data, out, resume=resume, model=model, max_questions=max_questions, scale=scale,
-            n_ctx=n_ctx, n_threads=threads,
+            n_ctx=n_ctx, n_threads=threads, cache=cache,
         )
     except LocalsummError as e:
         _fail(e)

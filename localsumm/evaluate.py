@@ -57,6 +57,7 @@ def evaluate_file(
     scale: float = 1,
     n_ctx: int | None = None,
     n_threads: int | None = None,
+    cache: bool = False,
     console: Console | None = None,
 ) -> EvalSummary:
     console = console or Console(stderr=True)
@@ -77,7 +78,7 @@ def evaluate_file(
     from . import create_summarization_scorer
 
     scorer = create_summarization_scorer(
-        model, max_questions=max_questions, scale=scale, n_ctx=n_ctx, n_threads=n_threads
+        model, max_questions=max_questions, scale=scale, n_ctx=n_ctx, n_threads=n_threads, cache=cache
     ) if valid else None
 
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -49,6 +49,8 @@ class JudgeCall:
     """Prompt tokens served from the KV cache of an earlier call (prefix reuse)."""
     completion_tokens: int
     seconds: float
+    cached: bool = False
+    """Answered by the on-disk judge-call cache: no model ran."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -59,6 +61,7 @@ class JudgeCall:
             "reused_prompt_tokens": self.reused_prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "seconds": round(self.seconds, 4),
+            "cached": self.cached,
         }
 
 

@@ -47,6 +47,8 @@ class StepStats(_Model):
     reused_prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    cached_calls: int = 0
+    """Calls answered by the on-disk judge-call cache instead of the model."""
 
 
 class Provenance(_Model):
@@ -62,6 +64,8 @@ class Provenance(_Model):
     max_questions: int
     scale: float
     steps: list[StepStats]
+    shared_steps: list[str] = []
+    """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""
 
 
 class SummarizationResult(_Model):

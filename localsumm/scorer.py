@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-import time
+import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -33,6 +34,9 @@ from .text import closest_sentence, sentences, shorten
 
 OnCall = Callable[[JudgeCall], None]
 
+# Question sets kept for sources seen in this process (a batch's sources).
+_QUESTION_SETS_KEPT = 1024
+
 # Room the source prompts need beside the source: instructions, chat template and the answer.
 _PROMPT_OVERHEAD_TOKENS = 64
 
@@ -52,6 +56,8 @@ class StepLog:
 
     on_call: OnCall | None
     steps: dict[str, StepStats] = field(default_factory=dict)
+    shared: set[str] = field(default_factory=set)
+    """Steps whose result was reused from an earlier evaluation instead of asked again."""
 
     def add(self, call: JudgeCall) -> None:
         old = self.steps.get(call.step) or StepStats(step=call.step)
@@ -62,6 +68,7 @@ class StepLog:
             reused_prompt_tokens=old.reused_prompt_tokens + call.reused_prompt_tokens,
             completion_tokens=old.completion_tokens + call.completion_tokens,
             seconds=old.seconds + call.seconds,
+            cached_calls=old.cached_calls + call.cached,
         )
         if self.on_call is not None:
             self.on_call(call)
@@ -87,6 +94,7 @@ class SummarizationScorer:
         self.source_extractor = source_extractor
         self.max_questions = max_questions
         self.scale = scale
+        self._question_sets: OrderedDict[str, list[str]] = OrderedDict()
 
     # -- the public entry point -------------------------------------------------
 
@@ -132,6 +140,15 @@ class SummarizationScorer:
         return _unique(value.claims)
 
     def generate_questions(self, source: str, log: StepLog) -> list[str]:
+        """Questions depend on the source alone, so all summaries of a source share one set.
+
+        The set is kept per scorer, i.e. per judge, prompt version and max_questions.
+        """
+        key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        if key in self._question_sets:
+            self._question_sets.move_to_end(key)
+            log.shared.add("questions")
+            return list(self._question_sets[key])
         value, call = self.judge.generate(
             "questions",
             prompts.questions_messages(source, self.max_questions),
@@ -139,7 +156,11 @@ class SummarizationScorer:
             questions_token_budget(self.max_questions),
         )
         log.add(call)
-        return _unique(value.questions)  # type: ignore[attr-defined]
+        questions = _unique(value.questions)  # type: ignore[attr-defined]
+        self._question_sets[key] = questions
+        if len(self._question_sets) > _QUESTION_SETS_KEPT:
+            self._question_sets.popitem(last=False)
+        return list(questions)
 
     def judge_claims(self, source: str, claims: list[str], log: StepLog) -> list[AlignmentVerdict]:
         verdicts = self._yes_no(
@@ -215,6 +236,7 @@ class SummarizationScorer:
                 max_questions=self.max_questions,
                 scale=self.scale,
                 steps=list(log.steps.values()),
+                shared_steps=sorted(log.shared),
             ),
         )
 

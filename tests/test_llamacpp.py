@@ -158,3 +158,23 @@ def test_default_judge_flags_the_invented_fact(default_judge):
     assert any("1995" in claim for claim in supported)
     # The omitted facts (second brewery, solar plans) are unanswered questions.
     assert result.coverage_score < 1
+
+
+def test_judge_call_cache_answers_a_rerun_identically(small_judge, tmp_path):
+    from localsumm.cache import CachedJudge, JudgeCallCache
+
+    cache = JudgeCallCache(tmp_path / "calls.sqlite3")
+    first = create_summarization_scorer(CachedJudge(small_judge, cache)).run(input=SOURCE, output=SUMMARY)
+    assert all(step.cached_calls == 0 for step in first.provenance.steps)
+    # A new scorer (no shared question set), a new connection: everything from disk.
+    again = create_summarization_scorer(CachedJudge(small_judge, JudgeCallCache(tmp_path / "calls.sqlite3")))
+    second = again.run(input=SOURCE, output=SUMMARY)
+    assert all(step.cached_calls == step.calls for step in second.provenance.steps)
+    assert all(step.prompt_tokens == 0 for step in second.provenance.steps)
+    assert second.preprocess_step_result == first.preprocess_step_result
+    assert second.analyze_step_result == first.analyze_step_result
+    assert second.score == first.score
+    # Another summary is a miss for the summary steps but shares the source's questions.
+    third = again.run(input=SOURCE, output="Harbor Lights Brewing is based in Portland.")
+    assert third.provenance.shared_steps == ["questions"]
+    assert any(step.cached_calls < step.calls for step in third.provenance.steps)

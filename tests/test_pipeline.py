@@ -126,3 +126,18 @@ def test_provenance_records_steps_and_versions():
     assert [st.step for st in r.provenance.steps] == ["claims", "questions", "alignment", "coverage"]
     assert r.provenance.model == "scripted"
     assert r.provenance.prompt_version
+
+
+def test_summaries_of_one_source_share_one_question_set():
+    s, judge = scorer(
+        claims=["A claim here."], questions=["Is it so?", "Is it not?"],
+        claim_probabilities=[1.0, 1.0], question_probabilities=[1.0, 0.0, 1.0, 1.0],
+    )
+    first = s.run(input=SOURCE, output=SUMMARY)
+    second = s.run(input=SOURCE, output="Another summary of the same source.")
+    assert [c.step for c in judge.calls].count("questions") == 1
+    assert second.preprocess_step_result.questions == first.preprocess_step_result.questions
+    assert first.provenance.shared_steps == [] and second.provenance.shared_steps == ["questions"]
+    assert "questions" not in [st.step for st in second.provenance.steps]
+    s.run(input=SOURCE + " A different source.", output=SUMMARY)
+    assert [c.step for c in judge.calls].count("questions") == 2
