@@ -23,7 +23,10 @@ PROMPT_VERSION = "2026-11-30.4"
 
 class Message(TypedDict):
     role: str
-    content: str
+    content: str | list[str]
+    """A string, or a list of strings to concatenate: the list marks the points
+    (after the fenced text, after the fixed instructions) where a judge that
+    caches its KV state may cut, so the same segment is always evaluated the same way."""
 
 
 Messages = list[Message]
@@ -42,7 +45,7 @@ Answer in JSON, for example: {{"questions": ["Did the museum reopen in 1932?", "
 CLAIM_VERDICT_TASK = """\
 Is the following claim supported by the document, that is, stated in it or directly implied by it? Answer with one word: yes or no.
 
-Claim: {claim}"""
+Claim:"""
 
 SUMMARY_SYSTEM = """\
 You read a summary and report what it says, from the summary alone, as if you knew nothing else.
@@ -55,7 +58,7 @@ Answer in JSON, for example: {"claims": ["The museum reopened in 1932.", "Anna B
 COVERAGE_TASK = """\
 Does the summary state the information needed to answer the following question "yes"? If the summary does not say, answer no. Answer with one word: yes or no.
 
-Question: {question}"""
+Question:"""
 
 
 def fence(tag: str, text: str) -> str:
@@ -64,17 +67,22 @@ def fence(tag: str, text: str) -> str:
     return f"<{tag}>\n{body}\n</{tag}>"
 
 
-def _source_context(source: str, task: str) -> Messages:
+def text(content: str | list[str]) -> str:
+    """A message's content as one string."""
+    return content if isinstance(content, str) else "".join(content)
+
+
+def _source_context(source: str, *segments: str) -> Messages:
     return [
         {"role": "system", "content": SOURCE_SYSTEM},
-        {"role": "user", "content": fence("document", source) + "\n\n" + task},
+        {"role": "user", "content": [fence("document", source) + "\n\n", *segments]},
     ]
 
 
-def _summary_context(summary: str, task: str) -> Messages:
+def _summary_context(summary: str, *segments: str) -> Messages:
     return [
         {"role": "system", "content": SUMMARY_SYSTEM},
-        {"role": "user", "content": fence("summary", summary) + "\n\n" + task},
+        {"role": "user", "content": [fence("summary", summary) + "\n\n", *segments]},
     ]
 
 
@@ -83,7 +91,8 @@ def questions_messages(source: str, n: int) -> Messages:
 
 
 def claim_verdict_messages(source: str, claim: str) -> Messages:
-    return _source_context(source, CLAIM_VERDICT_TASK.format(claim=claim))
+    # The space opens the variable segment so that it tokenizes as in running text (" The ...").
+    return _source_context(source, CLAIM_VERDICT_TASK, " " + claim)
 
 
 def claims_messages(summary: str) -> Messages:
@@ -92,4 +101,4 @@ def claims_messages(summary: str) -> Messages:
 
 def coverage_messages(summary: str, question: str) -> Messages:
     """The coverage context: the summary and one question, nothing else from the source."""
-    return _summary_context(summary, COVERAGE_TASK.format(question=question))
+    return _summary_context(summary, COVERAGE_TASK, " " + question)

@@ -103,7 +103,8 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
         f'r{n},"{SOURCE.replace(chr(34), "")}","{SUMMARY}"\n' for n in range(3)
     ))
     out = tmp_path / "out.jsonl"
-    args = [sys.executable, "-m", "localsumm.cli", "eval", str(data), "--out", str(out), "--model", "smollm2-135m"]
+    # --no-cache: answers cached by an earlier run would finish before the interrupt.
+    args = [sys.executable, "-m", "localsumm.cli", "eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--no-cache"]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 600
     while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
@@ -112,7 +113,8 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
     proc.wait(timeout=120)
     first = out.read_text().splitlines()
     assert 1 <= len(first) < 3, proc.stderr.read()
-    done = run_cli("eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--resume", "--fail-under", "1.01")
+    done = run_cli("eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--resume", "--fail-under", "1.01",
+                   env={"LOCALSUMM_CACHE": str(tmp_path / "cache")})
     assert done.returncode == 1 and "below --fail-under" in done.stderr  # the CI gate
     lines = [json.loads(l) for l in out.read_text().splitlines()]
     assert sorted(l["id"] for l in lines) == ["r0", "r1", "r2"]

@@ -32,6 +32,7 @@ from ..grammar import Grammars
 from ..errors import ContextOverflowError, JudgeError, ModelError
 from ..judge import JudgeCall, JudgeInfo, T, Thresholds
 from ..prompts import Messages
+from ..prompts import text as prompts_text
 
 DEFAULT_N_CTX = 4096
 DEFAULT_SEED = 0
@@ -98,10 +99,10 @@ class LlamaCppJudge:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def yes_probability(self, step: str, messages: Messages) -> tuple[float, JudgeCall]:
-        text, tokens = self._prompt(messages)
+        text, tokens, starts = self._prompt(messages)
         self._check_fits(step, tokens, 1)
         start = time.perf_counter()
-        evaluated, reused = self._feed(tokens)
+        evaluated, reused = self._feed(tokens, starts)
         logits = self._last_logits().astype(np.float64)
         yes, no = logits[self._yes], logits[self._no]
         top = max(yes.max(), no.max())
@@ -111,11 +112,11 @@ class LlamaCppJudge:
         return p, call
 
     def generate(self, step: str, messages: Messages, output_type: type[T], max_tokens: int) -> tuple[T, JudgeCall]:
-        text, tokens = self._prompt(messages)
+        text, tokens, starts = self._prompt(messages)
         self._check_fits(step, tokens, max_tokens)
         processor = self._grammars.processor(output_type)
         start = time.perf_counter()
-        evaluated, reused = self._feed(tokens)
+        evaluated, reused = self._feed(tokens, starts)
         ids = list(tokens)
         out: list[int] = []
         while True:
@@ -143,10 +144,25 @@ class LlamaCppJudge:
 
     # -- the engine ------------------------------------------------------------------
 
-    def _prompt(self, messages: Messages) -> tuple[str, list[int]]:
-        text = self._formatter(messages=messages).prompt
-        add_bos = not (self._bos_text and text.startswith(self._bos_text))
-        return text, self._llm.tokenize(text.encode("utf-8"), add_bos=add_bos, special=True)
+    def _prompt(self, messages: Messages) -> tuple[str, list[int], list[int]]:
+        """The templated prompt text, its tokens, and the token offsets where its segments start.
+
+        Each segment (see ``prompts.Message``) is tokenized on its own, so its
+        tokens, and the batch that evaluates them, never depend on what precedes it.
+        """
+        sentinel = "\x00\x1esegment\x1e\x00"
+        while any(sentinel in prompts_text(m["content"]) for m in messages):
+            sentinel += "\x00"
+        joined = [{"role": m["role"], "content": sentinel.join([m["content"]] if isinstance(m["content"], str) else m["content"])} for m in messages]
+        pieces = self._formatter(messages=joined).prompt.split(sentinel)
+        tokens: list[int] = []
+        starts: list[int] = []
+        for i, piece in enumerate(pieces):
+            if i:
+                starts.append(len(tokens))
+            add_bos = i == 0 and not (self._bos_text and piece.startswith(self._bos_text))
+            tokens += self._llm.tokenize(piece.encode("utf-8"), add_bos=add_bos, special=True)
+        return "".join(pieces), tokens, starts
 
     def _check_fits(self, step: str, tokens: list[int], answer_tokens: int) -> None:
         if len(tokens) + answer_tokens > self.context_size:
@@ -155,18 +171,27 @@ class LlamaCppJudge:
                 f"but the judge's context holds {self.context_size:,} tokens"
             )
 
-    def _feed(self, tokens: list[int]) -> tuple[int, int]:
-        """Evaluate ``tokens``, reusing the cached common prefix; returns (evaluated, reused)."""
+    def _feed(self, tokens: list[int], starts: list[int]) -> tuple[int, int]:
+        """Evaluate ``tokens``, reusing cached KV entries; returns (evaluated, reused).
+
+        Reuse stops at the last segment start inside the common prefix, and each
+        remaining segment is evaluated as one batch. A segment's KV entries are
+        then always computed from the same batch, whatever the cache held before:
+        llama.cpp's kernels differ by batch size in the last bits, and without
+        this a result would depend on what was scored before it.
+        """
         llm = self._llm
-        cached = llm._input_ids  # tokens whose KV entries are in the cache
-        reused = 0
-        for a, b in zip(cached, tokens):
+        common = 0
+        for a, b in zip(llm._input_ids, tokens):
             if a != b:
                 break
-            reused += 1
-        reused = min(reused, len(tokens) - 1)  # the last token is always evaluated: we need its logits
+            common += 1
+        bounds = [0, *starts, len(tokens)]
+        reused = max(b for b in bounds[:-1] if b <= common)  # the last segment always runs: we need its logits
         llm.n_tokens = reused  # eval() drops the KV entries past n_tokens before decoding
-        llm.eval(tokens[reused:])
+        for start, end in zip(bounds, bounds[1:]):
+            if end > reused and end > start:
+                llm.eval(tokens[start:end])
         return len(tokens) - reused, reused
 
     def _last_logits(self) -> np.ndarray:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..judge import JudgeCall, JudgeInfo, T, Thresholds
-from ..prompts import Messages
+from ..prompts import Messages, text
 
 
 def _render(messages: Messages) -> str:
-    return "\n".join(f"[{m['role']}]\n{m['content']}" for m in messages)
+    return "\n".join(f"[{m['role']}]\n{text(m['content'])}" for m in messages)
 
 
 class ScriptedJudge:
