@@ -22,9 +22,19 @@ QUESTION_PATTERN = (
 Question = Annotated[str, StringConstraints(pattern=QUESTION_PATTERN, max_length=200)]
 
 
-class ClaimList(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    claims: list[Claim] = Field(max_length=MAX_CLAIMS)
+@lru_cache(maxsize=None)
+def claim_list(n: int = MAX_CLAIMS) -> type[BaseModel]:
+    """A list of at most n claims. A small judge can loop on one claim; the bound ends the loop."""
+
+    class ClaimList(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        claims: list[Claim] = Field(max_length=n)
+
+    ClaimList.__name__ = f"ClaimList{n}"
+    return ClaimList
+
+
+ClaimList = claim_list(MAX_CLAIMS)
 
 
 @lru_cache(maxsize=None)

@@ -28,7 +28,7 @@ from .result import (
     StepStats,
     SummarizationResult,
 )
-from .schemas import ClaimList, question_list
+from .schemas import MAX_CLAIMS, claim_list, question_list
 from .scoring import check_options, compute_scores, questions_to_ask
 from .text import closest_sentence, sentences, shorten
 
@@ -41,9 +41,15 @@ _QUESTION_SETS_KEPT = 1024
 _PROMPT_OVERHEAD_TOKENS = 64
 
 
-def claims_token_budget(summary_tokens: int) -> int:
-    # JSON framing plus names written in place of pronouns; a cap, not a target.
-    return min(1536, 3 * summary_tokens + 96)
+def claims_bound(summary: str) -> int:
+    """How many claims a summary may yield: a few per sentence, in three steps so only three grammars exist."""
+    n = len(sentences(summary))
+    return 4 if n <= 1 else 8 if n <= 3 else MAX_CLAIMS
+
+
+def claims_token_budget(summary_tokens: int, bound: int) -> int:
+    # Room for every claim, or for a judge that repeats one claim until the list is full; a cap, not a target.
+    return min(2048, max(3 * summary_tokens + 96, 48 * bound + 32))
 
 
 def questions_token_budget(n: int) -> int:
@@ -130,11 +136,12 @@ class SummarizationScorer:
     # -- preprocess: claims from the summary, then the steps that see the source ---
 
     def extract_claims(self, summary: str, log: StepLog) -> list[str]:
+        bound = claims_bound(summary)
         value, call = self.judge.generate(
             "claims",
             prompts.claims_messages(summary),
-            ClaimList,
-            claims_token_budget(self.judge.count_tokens(summary)),
+            claim_list(bound),
+            claims_token_budget(self.judge.count_tokens(summary), bound),
         )
         log.add(call)
         return _unique(value.claims)
