@@ -122,10 +122,12 @@ def _progress(console: Console) -> Progress:
 
 
 def _histogram(values: list[float]) -> str:
+    """Counts in five equal bins from 0 to the top of the scale (1, or the --scale in use)."""
+    top = max(1.0, *values)
     bins = [0] * 5
     for v in values:
-        bins[min(int(v * 5), 4)] += 1
-    return " ".join(f"{i / 5:.1f}-{(i + 1) / 5:.1f}:{n}" for i, n in enumerate(bins))
+        bins[min(int(v / top * 5), 4)] += 1
+    return " ".join(f"{i * top / 5:g}-{(i + 1) * top / 5:g}:{n}" for i, n in enumerate(bins))
 
 
 def _summarise(out: Path, console: Console) -> EvalSummary:

@@ -11,10 +11,9 @@ from __future__ import annotations
 import hashlib
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from .errors import ModelError
 from .judge import Thresholds
@@ -37,7 +36,6 @@ class ModelSpec:
     hub: dict[str, str] | None = None
     pypi_packages: tuple[str, ...] = ()
     pypi_member: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def path(self) -> Path:

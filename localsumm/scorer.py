@@ -1,8 +1,9 @@
 """The summarization scorer: preprocess -> analyze -> score -> reason.
 
-1. preprocess (sees the source): generate questions from the source, extract
-   the summary's claims, and judge each claim against the source;
-2. analyze (never sees the source): judge each question from the summary alone;
+1. preprocess: extract the summary's claims (summary context), generate
+   questions from the source and judge each claim against it (source context);
+2. analyze (summary context, never the source): judge each question from the
+   summary alone;
 3. score: the pure rules of ``scoring``;
 4. reason: the template of ``reason``.
 """
