@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .grammar import parse
 from .judge import Judge, JudgeCall, T
 from .prompts import PROMPT_VERSION, Messages
 from .registry import cache_root
@@ -77,7 +78,7 @@ class CachedJudge:
         hit = self.cache.get(key)
         if hit is not None:
             prompt, output = hit
-            return output_type.model_validate_json(output), JudgeCall(step, prompt, output, 0, 0, 0, 0.0, cached=True)
+            return parse(output_type, output), JudgeCall(step, prompt, output, 0, 0, 0, 0.0, cached=True)
         value, call = self.inner.generate(step, messages, output_type, max_tokens)
         self.cache.put(key, call.prompt, call.output)
         return value, call

@@ -21,11 +21,15 @@ import os
 import pickle
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar, get_args
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from .errors import JudgeError
 
 from .registry import cache_root
+
+T = TypeVar("T", bound=BaseModel)
 
 # Whitespace between JSON tokens: at most one space, so a constrained
 # generation cannot loop on whitespace until its token cap.
@@ -43,6 +47,43 @@ def grammar_schema(output_type: type[BaseModel]) -> dict[str, Any]:
         return node
 
     return strip(output_type.model_json_schema())
+
+
+def parse(output_type: type[T], text: str) -> T:
+    """Validate constrained output, dropping list items that break bounds the grammar leaves out.
+
+    The grammar guarantees the JSON shape; a string longer than its maxLength
+    can still appear (see the module notes). Such an item is dropped rather than
+    failing the whole answer: one run-on question must not cost a source all of
+    its questions. If what remains is still invalid (e.g. no item left), raise.
+    """
+    try:
+        return output_type.model_validate_json(text)
+    except ValidationError:
+        pass
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise JudgeError(f"the judge's output is not JSON: {e.msg}") from None
+    if isinstance(data, dict):
+        for name, field in output_type.model_fields.items():
+            items = data.get(name)
+            args = get_args(field.annotation)
+            if isinstance(items, list) and args:
+                item_type = TypeAdapter(args[0])
+                data[name] = [item for item in items if _valid(item_type, item)]
+    try:
+        return output_type.model_validate(data)
+    except ValidationError as e:
+        raise JudgeError(f"the judge's JSON does not match its schema: {e.errors()[0]['msg']}") from None
+
+
+def _valid(adapter: TypeAdapter[Any], item: Any) -> bool:
+    try:
+        adapter.validate_python(item)
+        return True
+    except ValidationError:
+        return False
 
 
 def schema_regex(output_type: type[BaseModel]) -> str:

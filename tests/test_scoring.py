@@ -88,3 +88,18 @@ def test_no_questions_scores_zero():
 def test_all_claims_unsupported_scores_zero_but_is_scorable():
     s = compute_scores([False, False], Q[:2], [True, True])
     assert (s.score, s.scorable) == (0.0, True)
+
+
+def test_constrained_output_drops_items_that_break_bounds_the_grammar_leaves_out():
+    import json
+
+    from localsumm.errors import JudgeError
+    from localsumm.grammar import parse
+    from localsumm.schemas import question_list
+
+    long_question = "Did " + "the council meet again and " * 10 + "vote?"
+    text = json.dumps({"questions": ["Was it founded in 1995?", long_question, "Is it based in Seattle?"]})
+    value = parse(question_list(5), text)
+    assert value.questions == ["Was it founded in 1995?", "Is it based in Seattle?"]
+    with pytest.raises(JudgeError, match="does not match its schema"):
+        parse(question_list(5), json.dumps({"questions": [long_question]}))

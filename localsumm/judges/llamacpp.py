@@ -26,9 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import ValidationError
 
-from ..grammar import Grammars
+from ..grammar import Grammars, parse
 from ..errors import ContextOverflowError, JudgeError, ModelError
 from ..judge import JudgeCall, JudgeInfo, T, Thresholds
 from ..prompts import Messages
@@ -137,9 +136,9 @@ class LlamaCppJudge:
         output = self._decode(out)
         seconds = time.perf_counter() - start
         try:
-            value = output_type.model_validate_json(output)
-        except ValidationError as e:
-            raise JudgeError(f"{step}: the judge's JSON does not match its schema: {e.errors()[0]['msg']}") from None
+            value = parse(output_type, output)
+        except JudgeError as e:
+            raise JudgeError(f"{step}: {e}") from None
         return value, JudgeCall(step, text, output, evaluated, reused, len(out), seconds)
 
     # -- the engine ------------------------------------------------------------------
