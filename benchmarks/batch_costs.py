@@ -34,10 +34,10 @@ def main(path: str) -> None:
     print("|---|---:|---:|---:|---:|---:|")
     for name, s in per_step.items():
         print(f"| {name} | {s['calls']:.0f} | {s['cached_calls']:.0f} | {s['seconds']:.1f} | {s['prompt_tokens']:.0f} | {s['completion_tokens']:.0f} |")
-    mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")
+    mean = lambda xs: sum(xs) / len(xs) if xs else 0.0
+    ratio = f" ({mean(shared_items) / mean(first_items):.0%} of a first item)" if mean(first_items) else ""
     print(f"items that generated their source's questions: {len(first_items)}, {mean(first_items):.1f} s each; "
-          f"items that reused them: {len(shared_items)}, {mean(shared_items):.1f} s each "
-          f"({mean(shared_items) / mean(first_items):.0%} of a first item)")
+          f"items that reused them: {len(shared_items)}, {mean(shared_items):.1f} s each{ratio}")
 
 
 if __name__ == "__main__":
