@@ -54,18 +54,23 @@ def registry_path() -> Path:
     raise ModelError("the model registry is missing from this installation of localsumm")
 
 
-def cache_root() -> Path:
-    """localsumm's cache directory: $LOCALSUMM_CACHE, else the user's cache directory."""
-    configured = os.environ.get("LOCALSUMM_CACHE")
-    if configured:
-        return Path(configured).expanduser()
+def _user_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "localsumm"
 
 
+def cache_root() -> Path:
+    """Where the grammar and judge-call caches live: $LOCALSUMM_CACHE, else the user's cache directory."""
+    configured = os.environ.get("LOCALSUMM_CACHE")
+    return Path(configured).expanduser() if configured else _user_cache()
+
+
 def models_dir() -> Path:
-    """Where judge files live: $LOCALSUMM_MODELS, else ``models/`` in the cache directory."""
+    """Where judge files live: $LOCALSUMM_MODELS, else ``models/`` in the user's cache directory.
+
+    Independent of $LOCALSUMM_CACHE, so a fresh cache does not hide the installed judges.
+    """
     configured = os.environ.get("LOCALSUMM_MODELS")
-    return Path(configured).expanduser() if configured else cache_root() / "models"
+    return Path(configured).expanduser() if configured else _user_cache() / "models"
 
 
 @lru_cache(maxsize=1)

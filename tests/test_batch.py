@@ -113,8 +113,7 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
     proc.wait(timeout=120)
     first = out.read_text().splitlines()
     assert 1 <= len(first) < 3, proc.stderr.read()
-    done = run_cli("eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--resume", "--fail-under", "1.01",
-                   env={"LOCALSUMM_CACHE": str(tmp_path / "cache")})
+    done = run_cli("eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--resume", "--no-cache", "--fail-under", "1.01")
     assert done.returncode == 1 and "below --fail-under" in done.stderr  # the CI gate
     lines = [json.loads(l) for l in out.read_text().splitlines()]
     assert sorted(l["id"] for l in lines) == ["r0", "r1", "r2"]
