@@ -105,7 +105,9 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
     out = tmp_path / "out.jsonl"
     # --no-cache: answers cached by an earlier run would finish before the interrupt.
     args = [sys.executable, "-m", "localsumm.cli", "eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--no-cache"]
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A background job (as CI may run us) inherits SIGINT ignored; a terminal's Ctrl-C is not ignored.
+    restore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=restore_ctrl_c)
     deadline = time.time() + 600
     while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
         time.sleep(0.5)
