@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 import typer
