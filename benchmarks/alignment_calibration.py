@@ -73,6 +73,7 @@ def main() -> None:
 
     scorer = create_summarization_scorer(args.model)
     out = args.out or ROOT / "benchmarks" / "results" / f"summedits-claims.{scorer.judge.info.name}.{prompts.PROMPT_VERSION}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
     done = {json.loads(line)["id"]: json.loads(line) for line in out.read_text().splitlines()} if out.exists() else {}
     items = select(args.data, args.per_doc)
     with out.open("a", encoding="utf-8") as sink:
