@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
 from localsumm.registry import get_spec
 
-from .conftest import ROOT, SOURCE, SUMMARY, run_cli
+from .conftest import ROOT, SOURCE, run_cli
 
 EXAMPLE = ["--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt")]
 SMALL = ["--model", "smollm2-135m"]

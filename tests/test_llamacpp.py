@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import socket
 
-import numpy as np
 import pytest
-from pydantic import BaseModel
 
 from localsumm import create_summarization_scorer, prompts
 from localsumm.errors import ContextOverflowError, JudgeError
