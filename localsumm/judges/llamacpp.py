@@ -15,12 +15,20 @@ Design points (measured facts are in the engineering notes):
   choice {yes, no} at the answer's first token, read from the logits.
 - The coverage step shares no prefix with the source steps (different system
   text), so its KV cache never holds a source token: a separate context.
+- Before a call overwrites a long evaluated prefix, its KV entries are copied
+  aside (:class:`_Snapshots`); a later call that shares more with a copy than
+  with the live cache restores it. In a batch, the second summary of a source
+  then reads the source from memory instead of re-evaluating it, although
+  claim extraction and coverage ran in between.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import time
+from collections import OrderedDict
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -37,6 +45,12 @@ DEFAULT_N_CTX = 4096
 DEFAULT_SEED = 0
 _YES = ("yes", "Yes", "YES", " yes", " Yes")
 _NO = ("no", "No", "NO", " no", " No")
+# A prefix is copied aside only when at least this many evaluated tokens would be lost;
+# below it, re-evaluating is about as cheap as the bookkeeping.
+SNAPSHOT_MIN_TOKENS = 128
+# Memory for copied prefixes. At 28 KB per token (the default judge's KV cache), 160 MB
+# holds about 5,800 tokens: several sources of a batch.
+SNAPSHOT_BUDGET_BYTES = 160 * 2**20
 
 
 class LlamaCppJudge:
@@ -91,6 +105,7 @@ class LlamaCppJudge:
         if not self._yes or not self._no:
             raise ModelError(f"{path}: the vocabulary has no single token for yes/no, so verdict probabilities cannot be read")
         self._grammars = Grammars(self._outlines_vocabulary, sha256)
+        self._snapshots = _Snapshots(SNAPSHOT_BUDGET_BYTES)
 
     # -- the Judge protocol ---------------------------------------------------------
 
@@ -177,21 +192,49 @@ class LlamaCppJudge:
         remaining segment is evaluated as one batch. A segment's KV entries are
         then always computed from the same batch, whatever the cache held before:
         llama.cpp's kernels differ by batch size in the last bits, and without
-        this a result would depend on what was scored before it.
+        this a result would depend on what was scored before it. A restored
+        snapshot holds entries computed by the same rule, so it changes nothing
+        but the time.
         """
         llm = self._llm
-        common = 0
-        for a, b in zip(llm._input_ids, tokens):
-            if a != b:
-                break
-            common += 1
         bounds = [0, *starts, len(tokens)]
-        reused = max(b for b in bounds[:-1] if b <= common)  # the last segment always runs: we need its logits
+
+        def reusable(cached: Any) -> int:  # the last segment always runs: we need its logits
+            common = _common_prefix(cached, tokens)
+            return max(b for b in bounds[:-1] if b <= common)
+
+        live = list(llm.input_ids[: llm.n_tokens])
+        reused = reusable(live)
+        snapshot = self._snapshots.best(reusable)
+        if len(live) - reused >= SNAPSHOT_MIN_TOKENS:
+            self._snapshots.add(self._capture(live))
+        if snapshot is not None and reusable(snapshot.tokens) > reused:
+            self._restore(snapshot)
+            reused = reusable(snapshot.tokens)
         llm.n_tokens = reused  # eval() drops the KV entries past n_tokens before decoding
         for start, end in zip(bounds, bounds[1:]):
             if end > reused and end > start:
                 llm.eval(tokens[start:end])
         return len(tokens) - reused, reused
+
+    def _capture(self, tokens: list[int]) -> _Snapshot:
+        import llama_cpp
+
+        size = llama_cpp.llama_state_seq_get_size(self._llm.ctx, 0)
+        data = (ctypes.c_uint8 * size)()
+        if llama_cpp.llama_state_seq_get_data(self._llm.ctx, data, size, 0) != size:
+            raise JudgeError("llama.cpp could not copy its KV cache")
+        return _Snapshot(tuple(tokens), data)
+
+    def _restore(self, snapshot: _Snapshot) -> None:
+        import llama_cpp
+
+        llm = self._llm
+        llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+        if not llama_cpp.llama_state_seq_set_data(llm.ctx, snapshot.data, len(snapshot.data), 0):
+            raise JudgeError("llama.cpp could not restore a copied KV cache")
+        llm.input_ids[: len(snapshot.tokens)] = snapshot.tokens
+        llm.n_tokens = len(snapshot.tokens)
 
     def _last_logits(self) -> np.ndarray:
         import llama_cpp
@@ -220,6 +263,54 @@ class LlamaCppJudge:
             if len(tokens) == 1:
                 ids.add(tokens[0])
         return sorted(ids)
+
+
+def _common_prefix(a: Any, b: list[int]) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    tokens: tuple[int, ...]
+    data: Any
+    """The sequence's KV entries as llama.cpp serialises them (a ctypes byte array)."""
+
+
+class _Snapshots:
+    """Copied KV prefixes, most recently used last, within a byte budget."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._items: OrderedDict[tuple[int, ...], _Snapshot] = OrderedDict()
+
+    def add(self, snapshot: _Snapshot) -> None:
+        if len(snapshot.data) > self.budget:
+            return
+        n = len(snapshot.tokens)
+        for key in list(self._items):  # a copy that extends another makes the shorter one useless
+            if key == snapshot.tokens[: len(key)] or snapshot.tokens == key[:n]:
+                if len(key) <= n:
+                    del self._items[key]
+                else:
+                    return
+        self._items[snapshot.tokens] = snapshot
+        while sum(len(s.data) for s in self._items.values()) > self.budget:
+            self._items.popitem(last=False)
+
+    def best(self, score: Any) -> _Snapshot | None:
+        """The snapshot with the highest positive ``score(tokens)``, marked as recently used."""
+        if not self._items:
+            return None
+        key = max(self._items, key=score)
+        if score(key) <= 0:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
 
 
 @lru_cache(maxsize=4)
