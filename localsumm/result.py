@@ -19,6 +19,9 @@ class AlignmentVerdict(_Model):
     reason: str
     probability: float | None = None
     """The judge's probability that the source supports the claim (None if the judge gives none)."""
+    window: int | None = None
+    """For a source judged in windows: the window that supports the claim, or if none does, the one
+    that came closest. None when the source was judged whole."""
 
 
 class CoverageVerdict(_Model):
@@ -36,6 +39,18 @@ class PreprocessStepResult(_Model):
 
 class AnalyzeStepResult(_Model):
     coverage: list[CoverageVerdict]
+
+
+class SourceWindow(_Model):
+    """One window of a source too long for the judge's context."""
+
+    index: int
+    start: int
+    """Character offsets in the source: source[start:end]."""
+    end: int
+    tokens: int
+    questions: int
+    """Questions drawn from this window."""
 
 
 class StepStats(_Model):
@@ -66,6 +81,8 @@ class Provenance(_Model):
     steps: list[StepStats]
     shared_steps: list[str] = []
     """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""
+    source_windows: list[SourceWindow] | None = None
+    """How a source longer than the judge's context was cut; None when it was judged whole."""
 
 
 class SummarizationResult(_Model):

@@ -1,7 +1,8 @@
 """The summarization scorer: preprocess -> analyze -> score -> reason.
 
 1. preprocess: extract the summary's claims (summary context), generate
-   questions from the source and judge each claim against it (source context);
+   questions from the source and judge each claim against it (source context;
+   a source too long for the judge's context is judged in windows, see ``windows``);
 2. analyze (summary context, never the source): judge each question from the
    summary alone;
 3. score: the pure rules of ``scoring``;
@@ -26,12 +27,14 @@ from .result import (
     CoverageVerdict,
     PreprocessStepResult,
     Provenance,
+    SourceWindow,
     StepStats,
     SummarizationResult,
 )
 from .schemas import MAX_CLAIMS, claim_list, question_list
 from .scoring import check_options, compute_scores, questions_to_ask
 from .text import closest_sentence, sentences, shorten
+from .windows import Window, share_questions, split_source
 
 OnCall = Callable[[JudgeCall], None]
 
@@ -40,6 +43,8 @@ _QUESTION_SETS_KEPT = 1024
 
 # Room the source prompts need beside the source: instructions, chat template and the answer.
 _PROMPT_OVERHEAD_TOKENS = 64
+# Below this, a window holds too little of the source for questions or verdicts to mean anything.
+_MIN_WINDOW_TOKENS = 128
 
 
 def claims_bound(summary: str) -> int:
@@ -127,12 +132,24 @@ class SummarizationScorer:
         if empty:
             return self._result([], [], [], log, empty=empty)
 
-        self._check_fits(source)
+        windows = self._windows(source)
         claims = self.extract_claims(summary, log)
-        questions = self.generate_questions(source, log)
-        alignment = self.judge_claims(source, claims, log)
-        coverage = self.judge_questions(summary, questions_to_ask(questions, self.max_questions), log)
-        return self._result(alignment, questions, coverage, log)
+        counts = [self.max_questions] if len(windows) == 1 else share_questions(windows, self.max_questions)
+        questions: list[str] = []
+        probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
+        # Window by window, so each window's questions and verdicts share its prefix in the KV cache.
+        for window, n in zip(windows, counts):
+            if n:
+                questions += self.generate_questions(window.text, n, log)
+            for claim in claims:
+                if not any(p >= self.judge.info.thresholds.alignment for p in probabilities[claim]):
+                    probabilities[claim].append(self.judge_claim(window.text, claim, log))
+        alignment = self._alignment_verdicts(probabilities, windows)
+        coverage = self.judge_questions(summary, questions_to_ask(_unique(questions), self.max_questions), log)
+        layout = None if len(windows) == 1 else [
+            SourceWindow(index=w.index, start=w.start, end=w.end, tokens=w.tokens, questions=n) for w, n in zip(windows, counts)
+        ]
+        return self._result(alignment, _unique(questions), coverage, log, windows=layout)
 
     # -- preprocess: claims from the summary, then the steps that see the source ---
 
@@ -147,21 +164,18 @@ class SummarizationScorer:
         log.add(call)
         return _unique(value.claims)
 
-    def generate_questions(self, source: str, log: StepLog) -> list[str]:
+    def generate_questions(self, source: str, n: int, log: StepLog) -> list[str]:
         """Questions depend on the source alone, so all summaries of a source share one set.
 
         The set is kept per scorer, i.e. per judge, prompt version and max_questions.
         """
-        key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        key = hashlib.sha256(f"{n}\x00{source}".encode("utf-8")).hexdigest()
         if key in self._question_sets:
             self._question_sets.move_to_end(key)
             log.shared.add("questions")
             return list(self._question_sets[key])
         value, call = self.judge.generate(
-            "questions",
-            prompts.questions_messages(source, self.max_questions),
-            question_list(self.max_questions),
-            questions_token_budget(self.max_questions),
+            "questions", prompts.questions_messages(source, n), question_list(n), questions_token_budget(n)
         )
         log.add(call)
         questions = _unique(value.questions)  # type: ignore[attr-defined]
@@ -170,40 +184,41 @@ class SummarizationScorer:
             self._question_sets.popitem(last=False)
         return list(questions)
 
-    def judge_claims(self, source: str, claims: list[str], log: StepLog) -> list[AlignmentVerdict]:
-        verdicts = self._yes_no(
-            "alignment", claims, lambda claim: prompts.claim_verdict_messages(source, claim),
-            self.judge.info.thresholds.alignment, evidence=source, where="source", log=log,
-        )
-        return [AlignmentVerdict(claim=c, supported=ok, reason=r, probability=p) for c, ok, r, p in verdicts]
+    def judge_claim(self, source: str, claim: str, log: StepLog) -> float:
+        p, call = self.judge.yes_probability("alignment", prompts.claim_verdict_messages(source, claim))
+        log.add(call)
+        return p
+
+    def _alignment_verdicts(self, probabilities: dict[str, list[float]], windows: list[Window]) -> list[AlignmentVerdict]:
+        """A claim is supported if a window supports it; the verdict names that window (or the closest)."""
+        threshold = self.judge.info.thresholds.alignment
+        verdicts = []
+        for claim, ps in probabilities.items():
+            best = max(range(len(ps)), key=ps.__getitem__)
+            p, window = ps[best], windows[best]
+            scope = "" if len(windows) == 1 else f" in source window {best + 1} of {len(windows)}"
+            verdicts.append(
+                AlignmentVerdict(
+                    claim=claim,
+                    supported=p >= threshold,
+                    reason=_probability_reason(p, threshold, "source", claim, sentences(window.text), scope=scope),
+                    probability=round(p, 4),
+                    window=None if len(windows) == 1 else best,
+                )
+            )
+        return verdicts
 
     # -- analyze: the step that never sees the source ----------------------------
 
     def judge_questions(self, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
-        verdicts = self._yes_no(
-            "coverage", questions, lambda question: prompts.coverage_messages(summary, question),
-            self.judge.info.thresholds.coverage, evidence=summary, where="summary", log=log,
-        )
-        return [CoverageVerdict(question=q, answered=ok, reason=r, probability=p) for q, ok, r, p in verdicts]
-
-    def _yes_no(
-        self,
-        step: str,
-        items: list[str],
-        messages_for: Callable[[str], prompts.Messages],
-        threshold: float,
-        *,
-        evidence: str,
-        where: str,
-        log: StepLog,
-    ) -> list[tuple[str, bool, str, float]]:
-        """(item, verdict, reason, probability) per item: the judge's P(yes) against the threshold."""
-        candidates = sentences(evidence)
+        threshold = self.judge.info.thresholds.coverage
+        candidates = sentences(summary)
         verdicts = []
-        for item in items:
-            p, call = self.judge.yes_probability(step, messages_for(item))
+        for question in questions:
+            p, call = self.judge.yes_probability("coverage", prompts.coverage_messages(summary, question))
             log.add(call)
-            verdicts.append((item, p >= threshold, _probability_reason(p, threshold, where, item, candidates), round(p, 4)))
+            reason = _probability_reason(p, threshold, "summary", question, candidates)
+            verdicts.append(CoverageVerdict(question=question, answered=p >= threshold, reason=reason, probability=round(p, 4)))
         return verdicts
 
     # -- score and reason --------------------------------------------------------
@@ -216,6 +231,7 @@ class SummarizationScorer:
         log: StepLog,
         *,
         empty: str | None = None,
+        windows: list[SourceWindow] | None = None,
     ) -> SummarizationResult:
         scores = compute_scores(
             [v.supported for v in alignment],
@@ -225,9 +241,15 @@ class SummarizationScorer:
             scale=self.scale,
         )
         info = self.judge.info
+        reason = explain(scores, alignment, coverage, empty=empty, scale=self.scale)
+        if windows:
+            reason += (
+                f" The source was too long for the judge's context and was judged in {len(windows)} overlapping "
+                f"windows of up to {max(w.tokens for w in windows):,} tokens."
+            )
         return SummarizationResult(
             score=scores.score,
-            reason=explain(scores, alignment, coverage, empty=empty, scale=self.scale),
+            reason=reason,
             alignment_score=round(scores.alignment, 4),
             coverage_score=round(scores.coverage, 4),
             scorable=scores.scorable,
@@ -245,26 +267,26 @@ class SummarizationScorer:
                 scale=self.scale,
                 steps=list(log.steps.values()),
                 shared_steps=sorted(log.shared),
+                source_windows=windows,
             ),
         )
 
-    def _check_fits(self, source: str) -> None:
-        """Fail before any model call when the source cannot fit, naming both sizes."""
+    def _windows(self, source: str) -> list[Window]:
+        """The source whole when it fits the judge's context beside the instructions and the answer, else windows."""
         count = self.judge.count_tokens
-        source_tokens = count(source)
         others = (
             count(prompts.SOURCE_SYSTEM + prompts.QUESTIONS_TASK)
             + questions_token_budget(self.max_questions)
             + _PROMPT_OVERHEAD_TOKENS
         )
         room = self.judge.context_size - others
-        if source_tokens > room:
+        if room < _MIN_WINDOW_TOKENS:
             raise ContextOverflowError(
-                f"the source is {source_tokens:,} tokens but judge {self.judge.info.name!r} has a context of "
-                f"{self.judge.context_size:,} tokens, which leaves room for {max(room, 0):,} tokens of source "
-                f"beside the instructions, the summary and the answer. Shorten the source or load the judge "
-                f"with a larger n_ctx."
+                f"judge {self.judge.info.name!r} has a context of {self.judge.context_size:,} tokens and the "
+                f"instructions and the answer take {others:,}, which leaves {max(room, 0):,} for the source "
+                f"(at least {_MIN_WINDOW_TOKENS} needed). Load the judge with a larger n_ctx or lower max_questions."
             )
+        return split_source(source, room, count)
 
 
 def _unique(texts: list[str]) -> list[str]:
@@ -279,10 +301,10 @@ def _unique(texts: list[str]) -> list[str]:
     return kept
 
 
-def _probability_reason(p: float, threshold: float, where: str, text: str, candidates: list[str]) -> str:
+def _probability_reason(p: float, threshold: float, where: str, text: str, candidates: list[str], scope: str = "") -> str:
     """An honest reason: the judge wrote no explanation, so say what the verdict rests on."""
     relation = "≥" if p >= threshold else "<"
-    reason = f"judge probability {p:.2f} {relation} threshold {threshold:.2f}"
+    reason = f"judge probability {p:.2f} {relation} threshold {threshold:.2f}{scope}"
     evidence = closest_sentence(text, candidates)
     if evidence is not None:
         reason += f"; closest {where} sentence: \"{shorten(evidence[0])}\""

@@ -140,15 +140,50 @@ def test_a_second_summary_reads_the_source_from_a_kept_prefix(small_judge):
     assert {**second.to_dict(), "provenance": None} == {**alone.to_dict(), "provenance": None}
 
 
-def test_source_longer_than_the_context_is_a_clear_error():
+def long_source(n: int) -> str:
+    towns = ["Bath", "Camden", "Bangor", "Augusta", "Belfast", "Rockland", "Ellsworth", "Brunswick"]
+    return SOURCE + " ".join(
+        f"In {1990 + i}, the brewery opened a taproom in {towns[i % len(towns)]} and hired {5 + 3 * i} staff."
+        for i in range(n)
+    )
+
+
+def test_a_source_several_times_the_context_is_judged_in_windows():
     from localsumm.judges import open_judge
 
-    judge = open_judge("smollm2-135m", n_ctx=512)
-    long_source = SOURCE * 8
+    judge = open_judge("smollm2-135m", n_ctx=1024)
+    source = long_source(150)
+    assert judge.count_tokens(source) > 3 * 1024
+    calls = []
+    result = create_summarization_scorer(judge, max_questions=3).run(input=source, output=SUMMARY, on_call=calls.append)
+    windows = result.provenance.source_windows
+    assert windows and len(windows) >= 5
+    assert windows[0].start == 0 and windows[-1].end == len(source)
+    assert sum(w.questions for w in windows) == 3 and len(result.preprocess_step_result.questions) <= 3
+    for call in calls:
+        assert call.prompt_tokens + call.reused_prompt_tokens + call.completion_tokens <= 1024
+    # Each claim verdict saw exactly one window; windows were taken in order, and a claim was
+    # asked of every window until one supported it.
+    asked: dict[str, list[int]] = {}
+    for call in (c for c in calls if c.step == "alignment"):
+        inside = [w.index for w in windows if source[w.start : w.end].strip() in call.prompt]
+        claim = next(v.claim for v in result.preprocess_step_result.alignment if f"Claim: {v.claim}<" in call.prompt)
+        assert len(inside) == 1
+        asked.setdefault(claim, []).append(inside[0])
+    for verdict in result.preprocess_step_result.alignment:
+        stop = verdict.window if verdict.supported else len(windows) - 1
+        assert asked[verdict.claim] == list(range(stop + 1))
+    assert "judged in" in result.reason and "windows" in result.reason
+    assert all(source[w.start : w.end] not in c.prompt for c in calls if c.step in ("claims", "coverage") for w in windows)
+
+
+def test_a_context_too_small_for_the_instructions_is_a_clear_error():
+    from localsumm.judges import open_judge
+
+    judge = open_judge("smollm2-135m", n_ctx=256)
     with pytest.raises(ContextOverflowError) as e:
-        create_summarization_scorer(judge).run(input=long_source, output=SUMMARY)
-    message = str(e.value)
-    assert f"{judge.count_tokens(long_source):,} tokens" in message and "context of 512 tokens" in message
+        create_summarization_scorer(judge).run(input=SOURCE, output=SUMMARY)
+    assert "context of 256 tokens" in str(e.value) and "larger n_ctx" in str(e.value)
 
 
 def test_no_network_is_touched_while_scoring(small_judge, monkeypatch):

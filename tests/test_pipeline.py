@@ -113,11 +113,40 @@ def test_only_max_questions_are_asked():
     assert r.provenance.max_questions == 2
 
 
-def test_source_too_long_for_the_context_names_both_sizes():
+def test_a_context_too_small_for_the_instructions_names_both_sizes():
     s = create_summarization_scorer(ScriptedJudge(context_size=300))
-    long_source = "word " * 1000
-    with pytest.raises(ContextOverflowError, match=r"source is 1,000 tokens .* context of 300 tokens"):
-        s.run(input=long_source, output=SUMMARY)
+    with pytest.raises(ContextOverflowError, match=r"context of 300 tokens .* take [0-9,]+, which leaves 0 for the source"):
+        s.run(input=SOURCE, output=SUMMARY)
+
+
+def test_a_long_source_is_judged_in_windows():
+    # 30 sentences of 20 words; the judge's context leaves room for 250 words of source.
+    sentences = [f"Sentence {i} " + " ".join(f"w{i}x{j}" for j in range(18)) + "." for i in range(30)]
+    source = " ".join(sentences)
+    judge = ScriptedJudge(
+        claims=["Claim A.", "Claim B."],
+        questions=["Is one thing so?", "Is another so?"],
+        # Windows outer, claims inner; a supported claim is not asked again.
+        claim_probabilities=[0.9, 0.2, 0.3, 0.8],
+        question_probabilities=[1.0] * 10,
+        context_size=424 + 250,
+    )
+    r = create_summarization_scorer(judge, max_questions=4).run(input=source, output=SUMMARY)
+    windows = r.provenance.source_windows
+    assert windows is not None and len(windows) == 3
+    assert windows[0].start == 0 and windows[-1].end == len(source)
+    assert all(b.start < a.end for a, b in zip(windows, windows[1:]))  # they overlap
+    assert sum(w.questions for w in windows) == 4
+    assert all(source[w.start : w.end].strip().endswith(".") for w in windows)  # cut at sentence ends
+    a, b = r.preprocess_step_result.alignment
+    assert (a.supported, a.window, a.probability) == (True, 0, 0.9)
+    assert (b.supported, b.window, b.probability) == (True, 2, 0.8)
+    assert "source window 3 of" in b.reason
+    asked = [c.prompt for c in judge.calls if c.step == "alignment"]
+    assert len(asked) == 4 and sentences[0] in asked[0] and sentences[0] not in asked[-1]
+    assert f"judged in {len(windows)} overlapping windows" in r.reason
+    # Questions come from every window but never more than max_questions are asked.
+    assert len(r.analyze_step_result.coverage) <= 4
 
 
 def test_provenance_records_steps_and_versions():
