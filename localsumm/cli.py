@@ -16,6 +16,7 @@ import typer
 
 from .errors import InputError, LocalsummError
 from .judge import JudgeCall
+from .text import printable
 
 app = typer.Typer(
     add_completion=False,
@@ -27,7 +28,7 @@ app.add_typer(models_app, name="models")
 
 
 def _fail(error: LocalsummError) -> None:
-    typer.echo(f"error: {error}", err=True)
+    typer.echo(f"error: {printable(str(error))}", err=True)
     raise typer.Exit(error.exit_code)
 
 

@@ -47,6 +47,12 @@ class NetworkError(LocalsummError):
     exit_code = 7
 
 
+class ResourceError(LocalsummError):
+    """The machine cannot hold what was asked for (e.g. a context too large for its memory)."""
+
+    exit_code = 8
+
+
 class ConfigError(LocalsummError, ValueError):
     """An option with a value the scorer cannot work with (e.g. max_questions=0)."""
 

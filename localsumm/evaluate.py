@@ -16,10 +16,12 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from .batch import ItemResult, Record, done_ids, read_records, run_evals
 from .errors import InputError
 from .judge import Judge
+from .text import printable
 
 DIMENSIONS = ("score", "alignment_score", "coverage_score")
 
@@ -86,7 +88,7 @@ def evaluate_file(
         task = progress.add_task("scoring", total=len(todo), rate="")
         for record in todo:
             if record.error is not None:
-                console.print(f"[yellow]skipped[/]: {record.error}", markup=True, highlight=False)
+                console.print(Text.assemble(("skipped", "yellow"), f": {printable(record.error)}"), highlight=False)
                 sink.write(_line(record, error=record.error) + "\n")
                 sink.flush()
                 progress.advance(task)

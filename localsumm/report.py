@@ -1,8 +1,8 @@
 """Human-readable rendering of a result for the terminal.
 
 Every piece of text from the user's data is printed as a ``rich.text.Text``,
-never parsed as markup, so a summary containing ``[red]`` or escape-like
-text shows as itself.
+never parsed as markup, with control characters made visible, so a summary
+containing ``[red]`` or an ANSI escape sequence shows as itself.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .result import SummarizationResult
+from .text import printable
 
 
 def _mark(ok: bool) -> Text:
@@ -31,7 +32,7 @@ def _verdicts(console: Console, title: str, columns: tuple[str, str], rows: list
     table.add_column(columns[1])
     table.add_column("p", justify="right")
     for i, (text, ok, p) in enumerate(rows, 1):
-        table.add_row(str(i), Text(text), _mark(ok), _p(p))
+        table.add_row(str(i), Text(printable(text)), _mark(ok), _p(p))
     console.print(table)
 
 
@@ -45,7 +46,7 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
         (f"alignment {result.alignment_score:.2f}   coverage {result.coverage_score:.2f}", ""),
     )
     console.print(header)
-    console.print(Text(result.reason))
+    console.print(Text(printable(result.reason)))
 
     _verdicts(
         console,
@@ -63,7 +64,7 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
     prov = result.provenance
     console.print(
         Text(
-            f"judge {prov.model} · prompts {prov.prompt_version} · seed {prov.seed} · "
+            f"judge {printable(prov.model)} · prompts {prov.prompt_version} · seed {prov.seed} · "
             f"{result.seconds:.1f} s in {sum(s.calls for s in prov.steps)} model calls",
             style="dim",
         )

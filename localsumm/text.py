@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"')\]])\s+|\n+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WORD = re.compile(r"[a-z0-9]+(?:[.,'][a-z0-9]+)*")
 _STOP = frozenset(
     "a an the and or but of to in on at for with by from as is are was were be been being it its "
@@ -33,3 +34,9 @@ def closest_sentence(text: str, candidates: list[str]) -> tuple[str, float] | No
 
 def shorten(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters shown as ``\\xNN``: untrusted text printed to a terminal must not
+    drive it (an ANSI escape in a summary could clear the screen or retitle the window)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

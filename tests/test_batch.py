@@ -122,3 +122,15 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
     assert sorted(l["id"] for l in lines) == ["r0", "r1", "r2", "r3", "r4"]
     assert all(l["localsumm"]["status"] == "scored" for l in lines)
     assert "mean" in done.stderr and "failed: 0" in done.stderr
+
+
+def test_eval_and_report_work_with_no_network_at_all(tmp_path, no_network):
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": SUMMARY}) + "\n")
+    out, page = tmp_path / "out.jsonl", tmp_path / "page.html"
+    done = run_cli("eval", str(data), "--out", str(out), "--model", "smollm2-135m", **no_network)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["localsumm"]["status"] == "scored"
+    done = run_cli("report", str(out), "--html", str(page), **no_network)
+    assert done.returncode == 0, done.stderr
+    assert "<html" in page.read_text()

@@ -97,8 +97,13 @@ def test_truncated_gguf_is_refused(tmp_path):
     (tmp_path / spec.file).write_bytes(head)
     done = run_cli("score", *EXAMPLE, *SMALL, env={"LOCALSUMM_MODELS": str(tmp_path)})
     assert_clean_error(done, 4, "refusing to load", "truncated")
-    # The same bytes given as a path: llama.cpp cannot load it, and says so plainly.
+    # The same bytes given as a path: its header is cut short, and the error says so plainly.
     done = run_cli("score", *EXAMPLE, "--model", str(tmp_path / spec.file))
+    assert_clean_error(done, 4, "header is truncated or corrupt")
+    # A whole header with the tensors cut off: llama.cpp cannot load it, and says so plainly.
+    with spec.path.open("rb") as f:
+        (tmp_path / "cut.gguf").write_bytes(f.read(spec.size // 2))
+    done = run_cli("score", *EXAMPLE, "--model", str(tmp_path / "cut.gguf"))
     assert_clean_error(done, 4, "could not load")
 
 

@@ -78,3 +78,21 @@ def test_report_command_errors_cleanly_on_a_file_that_is_not_results(tmp_path):
     bad.write_text("hello\n")
     done = run_cli("report", str(bad), "--html", str(tmp_path / "r.html"))
     assert done.returncode == 3 and "line 1 is not JSON" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_terminal_output_shows_hostile_text_as_itself():
+    import io
+
+    from rich.console import Console
+
+    from localsumm import create_summarization_scorer
+    from localsumm.report import print_result
+
+    hostile = "It was sold [bold red]in 2021[/] \x1b[2J\x1b]0;pwned\x07 quietly."
+    judge = ScriptedJudge(claims=[hostile], questions=["Was it [red]founded[/]?"], claim_probabilities=[0.1], question_probabilities=[0.9])
+    result = create_summarization_scorer(judge).run(input=SOURCE, output=SUMMARY + " " + hostile)
+    buffer = io.StringIO()
+    print_result(result, Console(file=buffer, force_terminal=True, width=200))
+    shown = buffer.getvalue()
+    assert "\x1b[2J" not in shown and "\x1b]0;" not in shown and "\x07" not in shown
+    assert "\\x1b[2J" in shown and "[bold red]in 2021[/]" in shown and "[red]founded[/]" in shown

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ..gguf import check_context
 from ..grammar import Grammars, parse
 from ..errors import ContextOverflowError, JudgeError, ModelError
 from ..judge import JudgeCall, JudgeInfo, T, Thresholds
@@ -72,6 +73,7 @@ class LlamaCppJudge:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         path = Path(path)
+        check_context(path, n_ctx, extra_bytes=SNAPSHOT_BUDGET_BYTES)
         self.info = JudgeInfo(name=name or path.name, path=str(path), sha256=sha256, thresholds=thresholds, seed=seed)
         self.n_threads = n_threads or os.cpu_count() or 1
         try:
