@@ -25,6 +25,8 @@ app = typer.Typer(
 )
 models_app = typer.Typer(no_args_is_help=True, help="List and install judge models.")
 app.add_typer(models_app, name="models")
+bench_app = typer.Typer(no_args_is_help=True, help="Measure the judge: agreement with human labels.")
+app.add_typer(bench_app, name="bench")
 
 
 def _fail(error: LocalsummError) -> None:
@@ -115,6 +117,26 @@ def report(
         _fail(e)
         return
     typer.echo(f"wrote {html_out} ({n} items)", err=True)
+
+
+@bench_app.command("quality")
+def bench_quality(
+    data: list[Path] = typer.Option(..., "--data", help="Labelled JSONL (schema of the shared dev sets); repeat for several."),
+    out: Path = typer.Option(Path("bench-quality"), "--out", help="Folder for results, quality.md, quality.json and plots."),
+    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
+    cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
+) -> None:
+    """Agreement with human labels per dataset (bootstrap 95% intervals), beside trivial baselines."""
+    try:
+        from .quality import markdown, run_quality
+
+        figures, written = run_quality(data, out, model=model, limit=limit, cache=cache)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    typer.echo(markdown(figures))
+    typer.echo("wrote " + ", ".join(str(p) for p in written), err=True)
 
 
 @contextmanager

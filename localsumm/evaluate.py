@@ -60,12 +60,14 @@ def evaluate_file(
     n_ctx: int | None = None,
     n_threads: int | None = None,
     cache: bool = False,
+    limit: int | None = None,
     console: Console | None = None,
 ) -> EvalSummary:
+    """Score the records of ``data`` (the first ``limit`` of them, if given) into ``out``."""
     console = console or Console(stderr=True)
     if out.exists() and out.stat().st_size > 0 and not resume:
         raise InputError(f"{out} already holds results; pass --resume to continue it, or choose another --out")
-    records = list(read_records(data))
+    records = list(read_records(data))[:limit]
     first_line: dict[str, int] = {}
     for record in records:
         if record.id is None:

@@ -1,0 +1,111 @@
+"""Agreement measures between scores and human labels, as pure functions.
+
+Correlations (Pearson, Spearman, Kendall tau-b), ROC-AUC and balanced accuracy
+for binary labels, per-document averaging, and percentile bootstrap intervals.
+Written out with numpy so that the benchmark needs no statistics package; tests
+check them against values worked out by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Callable, Sequence
+
+import numpy as np
+
+Measure = Callable[[Sequence[float], Sequence[float]], float]
+
+
+def pearson(x: Sequence[float], y: Sequence[float]) -> float:
+    a, b = np.asarray(x, float), np.asarray(y, float)
+    if len(a) < 2 or a.std() == 0 or b.std() == 0:
+        return math.nan  # undefined for a constant series
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def ranks(x: Sequence[float]) -> np.ndarray:
+    """1-based ranks, ties sharing their average rank."""
+    a = np.asarray(x, float)
+    order = np.argsort(a, kind="mergesort")
+    r = np.empty(len(a))
+    i = 0
+    while i < len(a):
+        j = i
+        while j + 1 < len(a) and a[order[j + 1]] == a[order[i]]:
+            j += 1
+        r[order[i : j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    return pearson(ranks(x), ranks(y))
+
+
+def kendall(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b (ties in either series accounted for)."""
+    a, b = np.asarray(x, float), np.asarray(y, float)
+    da = np.sign(a[:, None] - a[None, :])
+    db = np.sign(b[:, None] - b[None, :])
+    upper = np.triu_indices(len(a), 1)
+    da, db = da[upper], db[upper]
+    concordance = float((da * db).sum())
+    denominator = math.sqrt(float((da != 0).sum()) * float((db != 0).sum()))
+    return concordance / denominator if denominator else math.nan
+
+
+def roc_auc(scores: Sequence[float], labels: Sequence[float]) -> float:
+    """Probability that a random positive scores above a random negative (ties count half)."""
+    s, y = np.asarray(scores, float), np.asarray(labels, float) >= 0.5
+    pos, neg = s[y], s[~y]
+    if not len(pos) or not len(neg):
+        return math.nan
+    wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(wins / (len(pos) * len(neg)))
+
+
+def balanced_accuracy(predicted: Sequence[bool], labels: Sequence[float]) -> float:
+    p, y = np.asarray(predicted, bool), np.asarray(labels, float) >= 0.5
+    if y.all() or not y.any():
+        return math.nan
+    return float((p[y].mean() + (~p[~y]).mean()) / 2)
+
+
+def per_document(measure: Measure, x: Sequence[float], y: Sequence[float], docs: Sequence[str]) -> float:
+    """The mean of ``measure`` within each document, over documents where it is defined."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i, doc in enumerate(docs):
+        groups[doc].append(i)
+    values = [measure([x[i] for i in idx], [y[i] for i in idx]) for idx in groups.values()]
+    values = [v for v in values if not math.isnan(v)]
+    return float(np.mean(values)) if values else math.nan
+
+
+def bootstrap_ci(
+    statistic: Callable[[np.ndarray], float],
+    n: int,
+    *,
+    groups: Sequence[str] | None = None,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """95% percentile interval of ``statistic(indices)`` over resampled items (or whole documents, if ``groups``)."""
+    rng = np.random.default_rng(seed)
+    if groups is None:
+        units = [np.array([i]) for i in range(n)]
+    else:
+        by_group: dict[str, list[int]] = defaultdict(list)
+        for i, g in enumerate(groups):
+            by_group[g].append(i)
+        units = [np.array(v) for v in by_group.values()]
+    values = []
+    for _ in range(resamples):
+        picked = rng.integers(0, len(units), len(units))
+        value = statistic(np.concatenate([units[k] for k in picked]))
+        if not math.isnan(value):
+            values.append(value)
+    if not values:
+        return math.nan, math.nan
+    low, high = np.percentile(values, [2.5, 97.5])
+    return float(low), float(high)

@@ -1,0 +1,213 @@
+"""`localsumm bench quality`: agreement of the scorer with human labels, beside trivial baselines.
+
+Each dataset (schema: ../shared/data/README.md) is scored through the batch
+runner into a resumable results file, then measured from that file alone, so a
+finished run can be re-measured without a model. Every figure carries a 95%
+bootstrap interval (items resampled; whole documents for per-document figures).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+import numpy as np
+
+from . import metrics
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .judge import Judge
+
+
+@dataclass(frozen=True)
+class Figure:
+    dataset: str
+    label: str
+    """Which human label: label_alignment, label_coverage, or label_mean (SummEval)."""
+    predictor: str
+    """What is compared with it: a localsumm output or a baseline."""
+    measure: str
+    value: float
+    low: float
+    high: float
+    n: int
+
+
+@dataclass(frozen=True)
+class Item:
+    """One scored item, reduced to what the measures need."""
+
+    doc: str
+    score: float
+    alignment: float
+    coverage: float
+    weakest_claim: float
+    """The smallest claim probability: a continuous alignment score for ROC curves."""
+    label_alignment: float | None
+    label_coverage: float | None
+    bigram_overlap: float
+    length: float
+
+
+def bigram_overlap(summary: str, source: str) -> float:
+    """Share of the summary's word bigrams found in the source: the lexical baseline for alignment."""
+    def bigrams(text: str) -> set[tuple[str, str]]:
+        words = [w for w in text.lower().split() if any(c.isalnum() for c in w)]
+        return set(zip(words, words[1:]))
+
+    mine = bigrams(summary)
+    return len(mine & bigrams(source)) / len(mine) if mine else 0.0
+
+
+def items_from_results(lines: list[dict[str, Any]]) -> list[Item]:
+    """Scored lines of a results file (the dataset's records plus our ``localsumm`` key)."""
+    items = []
+    for line in lines:
+        ours = line.get("localsumm") or {}
+        if ours.get("status") != "scored":
+            continue
+        alignment = ours["result"]["preprocess_step_result"]["alignment"]
+        probabilities = [v["probability"] for v in alignment if v.get("probability") is not None]
+        items.append(
+            Item(
+                doc=str((line.get("meta") or {}).get("doc_id") or line["source"][:200]),
+                score=ours["score"],
+                alignment=ours["alignment_score"],
+                coverage=ours["coverage_score"],
+                weakest_claim=min(probabilities, default=0.0),
+                label_alignment=line.get("label_alignment"),
+                label_coverage=line.get("label_coverage"),
+                bigram_overlap=bigram_overlap(line["summary"], line["source"]),
+                length=float(len(line["summary"].split())),
+            )
+        )
+    return items
+
+
+def _figure(
+    dataset: str, label: str, predictor: str, name: str,
+    measure: Callable[[np.ndarray], float], n: int, groups: Sequence[str] | None,
+) -> Figure:
+    value = measure(np.arange(n))
+    low, high = metrics.bootstrap_ci(measure, n, groups=groups)
+    return Figure(dataset, label, predictor, name, value, low, high, n)
+
+
+def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[Figure]:
+    """Every figure the dataset's labels allow, for localsumm and for the baselines."""
+    figures: list[Figure] = []
+    docs = [i.doc for i in items]
+
+    def correlations(label: str, labels: list[float], predictors: dict[str, list[float]], kinds: list[str]) -> None:
+        y = np.asarray(labels, float)
+        d = np.asarray(docs)
+        for predictor, values in predictors.items():
+            x = np.asarray(values, float)
+            for kind in kinds:
+                fn = {"pearson": metrics.pearson, "spearman": metrics.spearman, "kendall": metrics.kendall}[kind]
+                figures.append(_figure(dataset, label, predictor, kind, lambda idx: fn(x[idx], y[idx]), len(y), None))
+                figures.append(_figure(
+                    dataset, label, predictor, f"{kind} per document",
+                    lambda idx: metrics.per_document(fn, x[idx], y[idx], d[idx].tolist()), len(y), docs,
+                ))
+
+    aligned = [i for i in items if i.label_alignment is not None]
+    if aligned:
+        labels = [i.label_alignment for i in aligned]
+        correlations("label_alignment", labels, {
+            "alignment": [i.alignment for i in aligned],
+            "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
+            "baseline: summary length": [i.length for i in aligned],
+        }, ["spearman", "kendall"])
+        if set(labels) <= {0.0, 1.0}:
+            y = np.asarray(labels)
+            for predictor, values in {
+                "weakest claim probability": [i.weakest_claim for i in aligned],
+                "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
+                "baseline: summary length": [i.length for i in aligned],
+            }.items():
+                x = np.asarray(values)
+                figures.append(_figure(dataset, "label_alignment", predictor, "ROC-AUC", lambda idx: metrics.roc_auc(x[idx], y[idx]), len(y), None))
+            predicted = np.asarray([i.weakest_claim >= threshold for i in aligned])
+            figures.append(_figure(
+                dataset, "label_alignment", f"all claims supported (threshold {threshold:g})", "balanced accuracy",
+                lambda idx: metrics.balanced_accuracy(predicted[idx], y[idx]), len(y), None,
+            ))
+    covered = [i for i in items if i.label_coverage is not None]
+    if covered:
+        correlations("label_coverage", [i.label_coverage for i in covered], {
+            "coverage": [i.coverage for i in covered],
+            "baseline: bigram overlap": [i.bigram_overlap for i in covered],
+            "baseline: summary length": [i.length for i in covered],
+        }, ["pearson", "spearman"])
+    both = [i for i in items if i.label_alignment is not None and i.label_coverage is not None]
+    if both:
+        correlations("label_mean", [(i.label_alignment + i.label_coverage) / 2 for i in both], {
+            "score": [i.score for i in both],
+            "baseline: bigram overlap": [i.bigram_overlap for i in both],
+            "baseline: summary length": [i.length for i in both],
+        }, ["spearman", "kendall"])
+    return figures
+
+
+def markdown(figures: list[Figure]) -> str:
+    rows = ["| dataset | label | predictor | measure | value | 95% CI | n |", "|---|---|---|---|---:|---|---:|"]
+    fmt = lambda v: "n/a" if math.isnan(v) else f"{v:.3f}"
+    for f in figures:
+        rows.append(f"| {f.dataset} | {f.label} | {f.predictor} | {f.measure} | {fmt(f.value)} | [{fmt(f.low)}, {fmt(f.high)}] | {f.n} |")
+    return "\n".join(rows) + "\n"
+
+
+def write_outputs(out_dir: Path, figures: list[Figure], items_by_dataset: dict[str, list[Item]], threshold: float) -> list[Path]:
+    """quality.md, quality.json and, when matplotlib is installed, one PNG per dataset."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = [out_dir / "quality.md", out_dir / "quality.json"]
+    written[0].write_text(markdown(figures), encoding="utf-8")
+    written[1].write_text(json.dumps([asdict(f) for f in figures], indent=1, allow_nan=True), encoding="utf-8")
+    try:
+        from .plots import quality_plot
+    except ImportError:
+        return written
+    for dataset, items in items_by_dataset.items():
+        path = out_dir / f"quality-{dataset}.png"
+        quality_plot(path, dataset, items, threshold)
+        written.append(path)
+    return written
+
+
+def run_quality(
+    data_files: list[Path],
+    out_dir: Path,
+    *,
+    model: "str | Judge | None" = None,
+    limit: int | None = None,
+    cache: bool = True,
+    console: "Console | None" = None,
+) -> tuple[list[Figure], list[Path]]:
+    """Score each dataset into ``out_dir/<dataset>.<judge>.jsonl`` (resumable), then measure it."""
+    from .evaluate import evaluate_file
+    from .judge import Judge as JudgeProtocol
+
+    if isinstance(model, JudgeProtocol):
+        judge = model
+    else:
+        from .judges import open_judge
+
+        judge = open_judge(model)
+    figures: list[Figure] = []
+    items_by_dataset: dict[str, list[Item]] = {}
+    for data in data_files:
+        dataset = data.name.split(".")[0]
+        results = out_dir / f"{dataset}.{judge.info.name}.jsonl"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        evaluate_file(data, results, resume=True, model=judge, limit=limit, cache=cache, console=console)
+        lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
+        items = items_from_results(lines)
+        items_by_dataset[dataset] = items
+        figures += dataset_figures(dataset, items, judge.info.thresholds.alignment)
+    return figures, write_outputs(out_dir, figures, items_by_dataset, judge.info.thresholds.alignment)

@@ -1,0 +1,65 @@
+"""`bench quality`: figures from labelled data, with a scripted judge and on the real engine."""
+
+import json
+
+import pytest
+
+from localsumm.judges.scripted import ScriptedJudge
+from localsumm.quality import bigram_overlap, run_quality
+
+from .conftest import SOURCE, SUMMARY, run_cli
+
+
+def labelled(tmp_path, n_docs: int = 3, per_doc: int = 4):
+    rows = []
+    for d in range(n_docs):
+        for k in range(per_doc):
+            rows.append({
+                "id": f"d{d}-{k}", "dataset": "toy", "source": f"Document {d}. {SOURCE}", "summary": f"{SUMMARY} Version {k}.",
+                "label_alignment": float(k % 2), "label_coverage": k / per_doc, "meta": {"doc_id": f"d{d}"},
+            })
+    path = tmp_path / "toy.dev.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path, rows
+
+
+def test_figures_follow_a_judge_that_agrees_with_the_labels(tmp_path):
+    data, rows = labelled(tmp_path)
+    judge = ScriptedJudge(
+        claims=["A claim."], questions=["Is it one?", "Is it two?", "Is it three?", "Is it four?"],
+        # One claim per item: supported exactly when the label says so.
+        claim_probabilities=[0.9 if r["label_alignment"] else 0.1 for r in rows],
+        # Coverage rises with the coverage label: k of 4 questions answered.
+        question_probabilities=[p for r in rows for p in [1.0] * int(r["label_coverage"] * 4) + [0.0] * (4 - int(r["label_coverage"] * 4))],
+    )
+    figures, written = run_quality([data], tmp_path / "out", model=judge)
+    by = {(f.label, f.predictor, f.measure): f for f in figures}
+    assert by[("label_alignment", "weakest claim probability", "ROC-AUC")].value == pytest.approx(1.0)
+    assert by[("label_alignment", "all claims supported (threshold 0.5)", "balanced accuracy")].value == pytest.approx(1.0)
+    assert by[("label_alignment", "alignment", "spearman")].value == pytest.approx(1.0)
+    assert by[("label_coverage", "coverage", "pearson")].value == pytest.approx(1.0)
+    assert by[("label_coverage", "coverage", "spearman per document")].value == pytest.approx(1.0)
+    assert ("label_mean", "score", "spearman") in by
+    assert ("label_alignment", "baseline: bigram overlap", "ROC-AUC") in by
+    for f in figures:
+        assert f.n == 12 and (f.low <= f.value <= f.high or f.value != f.value)
+    names = {p.name for p in written}
+    assert {"quality.md", "quality.json", "quality-toy.png"} <= names
+    assert (tmp_path / "out" / "quality-toy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "| toy | label_alignment | weakest claim probability | ROC-AUC | 1.000 |" in (tmp_path / "out" / "quality.md").read_text()
+
+
+def test_bigram_overlap():
+    assert bigram_overlap("the cat sat", "the cat sat on the mat") == 1.0
+    assert bigram_overlap("the dog sat", "the cat sat on the mat") == 0.0
+    assert bigram_overlap("one", "anything") == 0.0
+
+
+def test_bench_quality_on_the_real_engine(tmp_path):
+    data, _ = labelled(tmp_path, n_docs=1, per_doc=2)
+    out = tmp_path / "out"
+    done = run_cli("bench", "quality", "--data", str(data), "--model", "smollm2-135m", "--limit", "2", "--out", str(out), "--no-cache")
+    assert done.returncode == 0, done.stderr
+    assert "| toy | label_coverage | coverage | pearson |" in done.stdout
+    lines = (out / "toy.smollm2-135m.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and all(json.loads(l)["localsumm"]["status"] == "scored" for l in lines)
