@@ -45,6 +45,8 @@ def create_summarization_scorer(
     n_threads: int | None = None,
     seed: int | None = None,
     cache: "bool | str | os.PathLike[str]" = False,
+    base_url: str | None = None,
+    response_format: str | None = None,
 ) -> "SummarizationScorer":
     """A scorer whose ``run(input=..., output=...)`` returns a :class:`SummarizationResult`.
 
@@ -55,6 +57,10 @@ def create_summarization_scorer(
     ``cache=True`` (or a path to a SQLite file) keeps every judge answer on disk,
     keyed by model sha256, prompt version, prompt and sampling settings, so a
     rerun is answered from the cache; results count the cached calls per step.
+
+    ``model="openai:<name>"`` judges with that model behind an OpenAI-compatible
+    endpoint at ``base_url`` (``response_format``: "json_schema", or "json_object"
+    for llama-cpp-python's server); its answers are never cached.
     """
     from .scorer import SummarizationScorer
     from .scoring import check_options
@@ -65,7 +71,9 @@ def create_summarization_scorer(
     else:
         from .judges import open_judge
 
-        judge = open_judge(model, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
+        judge = open_judge(
+            model, n_ctx=n_ctx, n_threads=n_threads, seed=seed, base_url=base_url, response_format=response_format
+        )
     if cache and judge.info.sha256:
         from pathlib import Path
 

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Optional
 import typer
 
 from .errors import InputError, LocalsummError
-from .judge import JudgeCall
+from .judge import Judge, JudgeCall
 from .text import printable
 
 app = typer.Typer(
@@ -27,6 +27,21 @@ models_app = typer.Typer(no_args_is_help=True, help="List and install judge mode
 app.add_typer(models_app, name="models")
 bench_app = typer.Typer(no_args_is_help=True, help="Measure the judge: agreement with human labels.")
 app.add_typer(bench_app, name="bench")
+
+
+_BASE_URL = typer.Option(None, "--base-url", help="With --model openai:NAME: the endpoint, e.g. http://127.0.0.1:8000/v1.")
+_RESPONSE_FORMAT = typer.Option(
+    "json_schema", "--response-format", help="With --model openai:NAME: json_schema (OpenAI), or json_object (llama-cpp-python's server)."
+)
+
+
+def _model(model: str | None, base_url: str | None, response_format: str, n_ctx: int | None = None) -> "str | Judge | None":
+    """A hosted judge is opened here, so batch commands can take it as an object; a local one is opened lazily."""
+    if model is None or not model.startswith("openai:"):
+        return model
+    from .judges import open_judge
+
+    return open_judge(model, base_url=base_url, response_format=response_format, n_ctx=n_ctx)
 
 
 def _fail(error: LocalsummError) -> None:
@@ -46,6 +61,8 @@ def score(
     trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
     threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for the judge [default: all cores]."),
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
+    base_url: Optional[str] = _BASE_URL,
+    response_format: str = _RESPONSE_FORMAT,
 ) -> None:
     """Score one summary against its source."""
     try:
@@ -59,7 +76,7 @@ def score(
         from . import create_summarization_scorer
 
         scorer = create_summarization_scorer(
-            model, max_questions=max_questions, scale=scale, n_ctx=n_ctx, n_threads=threads
+            _model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale, n_ctx=n_ctx, n_threads=threads
         )
         with _trace_writer(trace) as on_call:
             result = scorer.run(input=source_text, output=summary_text, on_call=on_call)
@@ -86,13 +103,15 @@ def eval_(
     threads: Optional[int] = typer.Option(None, "--threads"),
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx"),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
+    base_url: Optional[str] = _BASE_URL,
+    response_format: str = _RESPONSE_FORMAT,
 ) -> None:
     """Score every record of a data file; resumable, one JSON line per item."""
     try:
         from .evaluate import evaluate_file
 
         summary = evaluate_file(
-            data, out, resume=resume, model=model, max_questions=max_questions, scale=scale,
+            data, out, resume=resume, model=_model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale,
             n_ctx=n_ctx, n_threads=threads, cache=cache,
         )
     except LocalsummError as e:
@@ -126,12 +145,14 @@ def bench_quality(
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
+    base_url: Optional[str] = _BASE_URL,
+    response_format: str = _RESPONSE_FORMAT,
 ) -> None:
     """Agreement with human labels per dataset (bootstrap 95% intervals), beside trivial baselines."""
     try:
         from .quality import markdown, run_quality
 
-        figures, written = run_quality(data, out, model=model, limit=limit, cache=cache)
+        figures, written = run_quality(data, out, model=_model(model, base_url, response_format), limit=limit, cache=cache)
     except LocalsummError as e:
         _fail(e)
         return

@@ -1,6 +1,7 @@
 """Judge backends; each implements ``localsumm.judge.Judge``.
 
 - ``llamacpp``: a local GGUF model in-process (the default).
+- ``openai``: an OpenAI-compatible chat-completions endpoint (``openai:<name>``).
 - ``scripted``: replays fixed answers, for unit tests of pipeline logic.
 """
 
@@ -18,9 +19,20 @@ def open_judge(
     n_ctx: int | None = None,
     n_threads: int | None = None,
     seed: int | None = None,
+    base_url: str | None = None,
+    response_format: str | None = None,
 ) -> Judge:
-    """The llama.cpp judge for a registry name or a GGUF path (None: the default judge)."""
+    """The judge for a registry name or a GGUF path (None: the default judge), run by llama.cpp,
+    or for ``openai:<name>``, the model of that name behind ``base_url``."""
     from .llamacpp import DEFAULT_N_CTX, DEFAULT_SEED, load_judge
+
+    if isinstance(model, str) and model.startswith("openai:"):
+        from .openai import DEFAULT_CONTEXT, OpenAIJudge
+
+        return OpenAIJudge(
+            model.removeprefix("openai:"), base_url=base_url, context_size=n_ctx or DEFAULT_CONTEXT,
+            seed=DEFAULT_SEED if seed is None else seed, response_format=response_format or "json_schema",
+        )
 
     resolved = resolve_model(model)
     thresholds = resolved.spec.thresholds if resolved.spec else Thresholds()
