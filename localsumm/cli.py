@@ -160,6 +160,35 @@ def bench_quality(
     typer.echo("wrote " + ", ".join(str(p) for p in written), err=True)
 
 
+@app.command()
+def calibrate(
+    data: list[Path] = typer.Option(..., "--data", help="Labelled JSONL (schema of the shared dev sets); repeat for several."),
+    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    out: Path = typer.Option(Path("bench-quality"), "--out", help="Folder for the results (shared with bench quality)."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
+    write: bool = typer.Option(True, "--write/--dry-run", help="Store the fitted thresholds for this model file."),
+) -> None:
+    """Fit verdict thresholds on half the documents; report on the other half; store them for the model."""
+    try:
+        from .calibrate import as_entry, calibrate as fit, labelled_items, store_override
+        from .quality import open_for_bench, score_datasets
+
+        judge = open_for_bench(model)
+        lines = score_datasets(data, out, judge, limit=limit)
+        calibration = fit([i for ls in lines.values() for i in labelled_items(ls)], judge.info.thresholds)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    c = calibration
+    typer.echo(f"fitted on {c.fit_documents} documents; figures on the {c.held_out_documents} held-out documents ({c.held_out_items} items)")
+    typer.echo(f"thresholds: alignment {c.current.alignment:.4f} -> {c.fitted.alignment:.4f}, coverage {c.current.coverage:.4f} -> {c.fitted.coverage:.4f}")
+    for name, values in c.held_out.items():
+        typer.echo(f"held out {name}: {values['current']:.3f} at the current threshold, {values['fitted']:.3f} at the fitted one")
+    if write and judge.info.sha256:
+        path = store_override(judge.info.sha256, as_entry(c, judge.info.name, [d.name for d in data]))
+        typer.echo(f"stored in {path}; it applies to {judge.info.name} from now on", err=True)
+
+
 @contextmanager
 def _trace_writer(path: Path | None) -> Iterator[Callable[[JudgeCall], None] | None]:
     """An on_call hook appending one JSON line per model call to ``path`` (None: no trace)."""

@@ -180,6 +180,35 @@ def write_outputs(out_dir: Path, figures: list[Figure], items_by_dataset: dict[s
     return written
 
 
+def open_for_bench(model: "str | Judge | None") -> "Judge":
+    from .judge import Judge as JudgeProtocol
+
+    if isinstance(model, JudgeProtocol):
+        return model
+    from .judges import open_judge
+
+    return open_judge(model)
+
+
+def score_datasets(
+    data_files: list[Path], out_dir: Path, judge: "Judge", *, limit: int | None = None, cache: bool = True,
+    console: "Console | None" = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """Each dataset scored into ``out_dir/<dataset>.<judge>.jsonl`` (resumable); its lines, by dataset."""
+    from .evaluate import evaluate_file
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lines_by_dataset = {}
+    for data in data_files:
+        dataset = data.name.split(".")[0]
+        results = out_dir / f"{dataset}.{judge.info.name}.jsonl"
+        evaluate_file(data, results, resume=True, model=judge, limit=limit, cache=cache, console=console)
+        lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
+        # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
+        lines_by_dataset[dataset] = lines[:limit]
+    return lines_by_dataset
+
+
 def run_quality(
     data_files: list[Path],
     out_dir: Path,
@@ -189,25 +218,12 @@ def run_quality(
     cache: bool = True,
     console: "Console | None" = None,
 ) -> tuple[list[Figure], list[Path]]:
-    """Score each dataset into ``out_dir/<dataset>.<judge>.jsonl`` (resumable), then measure it."""
-    from .evaluate import evaluate_file
-    from .judge import Judge as JudgeProtocol
-
-    if isinstance(model, JudgeProtocol):
-        judge = model
-    else:
-        from .judges import open_judge
-
-        judge = open_judge(model)
+    """Score each dataset (resumable), then measure it against its labels."""
+    judge = open_for_bench(model)
+    threshold = judge.info.thresholds.alignment
     figures: list[Figure] = []
     items_by_dataset: dict[str, list[Item]] = {}
-    for data in data_files:
-        dataset = data.name.split(".")[0]
-        results = out_dir / f"{dataset}.{judge.info.name}.jsonl"
-        out_dir.mkdir(parents=True, exist_ok=True)
-        evaluate_file(data, results, resume=True, model=judge, limit=limit, cache=cache, console=console)
-        lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
-        items = items_from_results(lines)
-        items_by_dataset[dataset] = items
-        figures += dataset_figures(dataset, items, judge.info.thresholds.alignment)
-    return figures, write_outputs(out_dir, figures, items_by_dataset, judge.info.thresholds.alignment)
+    for dataset, lines in score_datasets(data_files, out_dir, judge, limit=limit, cache=cache, console=console).items():
+        items_by_dataset[dataset] = items_from_results(lines)
+        figures += dataset_figures(dataset, items_by_dataset[dataset], threshold)
+    return figures, write_outputs(out_dir, figures, items_by_dataset, threshold)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ import pytest
 from localsumm.errors import ModelError
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Thresholds calibrated on this machine (`localsumm calibrate`) must not change what tests see.
+os.environ["LOCALSUMM_CONFIG"] = tempfile.mkdtemp(prefix="localsumm-config-")
 SMALL = "smollm2-135m"
 
 SOURCE = (ROOT / "examples" / "source.txt").read_text(encoding="utf-8")

@@ -34,8 +34,11 @@ def open_judge(
             seed=DEFAULT_SEED if seed is None else seed, response_format=response_format or "json_schema",
         )
 
+    from ..calibrate import threshold_override
+
     resolved = resolve_model(model)
-    thresholds = resolved.spec.thresholds if resolved.spec else Thresholds()
+    # A local calibration (`localsumm calibrate`) wins over the registry's thresholds.
+    thresholds = threshold_override(resolved.sha256) or (resolved.spec.thresholds if resolved.spec else Thresholds())
     return load_judge(
         str(resolved.path),
         name=resolved.name,
