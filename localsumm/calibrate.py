@@ -73,15 +73,14 @@ class LabelledItem:
 
 
 def labelled_items(lines: list[dict[str, Any]]) -> list[LabelledItem]:
+    from .quality import scored
+
     items = []
-    for line in lines:
-        ours = line.get("localsumm") or {}
-        if ours.get("status") != "scored":
-            continue
+    for doc, line, ours in scored(lines):
         result = ours["result"]
         items.append(
             LabelledItem(
-                doc=str((line.get("meta") or {}).get("doc_id") or line["source"][:200]),
+                doc=doc,
                 claim_probabilities=[v["probability"] for v in result["preprocess_step_result"]["alignment"]],
                 question_probabilities=[v["probability"] for v in result["analyze_step_result"]["coverage"]],
                 label_alignment=line.get("label_alignment"),

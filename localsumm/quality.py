@@ -12,7 +12,7 @@ import json
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -64,18 +64,23 @@ def bigram_overlap(summary: str, source: str) -> float:
     return len(mine & bigrams(source)) / len(mine) if mine else 0.0
 
 
+def scored(lines: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(document id, the line, our part of it) for each scored line of a results file."""
+    for line in lines:
+        ours = line.get("localsumm") or {}
+        if ours.get("status") == "scored":
+            yield str((line.get("meta") or {}).get("doc_id") or line["source"][:200]), line, ours
+
+
 def items_from_results(lines: list[dict[str, Any]]) -> list[Item]:
     """Scored lines of a results file (the dataset's records plus our ``localsumm`` key)."""
     items = []
-    for line in lines:
-        ours = line.get("localsumm") or {}
-        if ours.get("status") != "scored":
-            continue
+    for doc, line, ours in scored(lines):
         alignment = ours["result"]["preprocess_step_result"]["alignment"]
         probabilities = [v["probability"] for v in alignment if v.get("probability") is not None]
         items.append(
             Item(
-                doc=str((line.get("meta") or {}).get("doc_id") or line["source"][:200]),
+                doc=doc,
                 score=ours["score"],
                 alignment=ours["alignment_score"],
                 coverage=ours["coverage_score"],
