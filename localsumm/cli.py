@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Optional
 
 import typer
 
-from .errors import InputError, LocalsummError
+from .errors import ConfigError, InputError, LocalsummError
 from .judge import Judge, JudgeCall
 from .text import printable
 
@@ -158,6 +158,27 @@ def bench_quality(
         return
     typer.echo(markdown(figures))
     typer.echo("wrote " + ", ".join(str(p) for p in written), err=True)
+
+
+@bench_app.command("agree")
+def bench_agree(
+    judges: list[str] = typer.Option(..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."),
+    data: Path = typer.Option(..., "--data", help="JSONL or CSV with source and summary."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N items."),
+    base_url: Optional[str] = _BASE_URL,
+    response_format: str = _RESPONSE_FORMAT,
+) -> None:
+    """Two judges on the same items: verdict agreement (Cohen's kappa), score correlation, time per item."""
+    try:
+        if len(judges) != 2:
+            raise ConfigError(f"give exactly two --judge options, got {len(judges)}")
+        from .agree import markdown, run_agree
+        from .quality import open_for_bench
+
+        first, second = (open_for_bench(_model(j, base_url, response_format)) for j in judges)
+        typer.echo(markdown(run_agree(data, first, second, limit=limit)))
+    except LocalsummError as e:
+        _fail(e)
 
 
 @app.command()

@@ -109,3 +109,13 @@ def bootstrap_ci(
         return math.nan, math.nan
     low, high = np.percentile(values, [2.5, 97.5])
     return float(low), float(high)
+
+
+def cohen_kappa(a: Sequence[bool], b: Sequence[bool]) -> float:
+    """Agreement of two raters' yes/no verdicts beyond what their base rates give by chance."""
+    x, y = np.asarray(a, bool), np.asarray(b, bool)
+    if not len(x):
+        return math.nan
+    observed = float((x == y).mean())
+    chance = float(x.mean() * y.mean() + (1 - x.mean()) * (1 - y.mean()))
+    return (observed - chance) / (1 - chance) if chance < 1 else math.nan

@@ -135,21 +135,36 @@ class SummarizationScorer:
         windows = self._windows(source)
         claims = self.extract_claims(summary, log)
         counts = [self.max_questions] if len(windows) == 1 else share_questions(windows, self.max_questions)
-        questions: list[str] = []
-        probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
-        # Window by window, so each window's questions and verdicts share its prefix in the KV cache.
-        for window, n in zip(windows, counts):
-            if n:
-                questions += self.generate_questions(window.text, n, log)
-            for claim in claims:
-                if not any(p >= self.judge.info.thresholds.alignment for p in probabilities[claim]):
-                    probabilities[claim].append(self.judge_claim(window.text, claim, log))
-        alignment = self._alignment_verdicts(probabilities, windows)
-        coverage = self.judge_questions(summary, questions_to_ask(_unique(questions), self.max_questions), log)
+        alignment, questions = self._judge_source(windows, claims, log, counts)
+        coverage = self.judge_questions(summary, questions_to_ask(questions, self.max_questions), log)
         layout = None if len(windows) == 1 else [
             SourceWindow(index=w.index, start=w.start, end=w.end, tokens=w.tokens, questions=n) for w, n in zip(windows, counts)
         ]
-        return self._result(alignment, _unique(questions), coverage, log, windows=layout)
+        return self._result(alignment, questions, coverage, log, windows=layout)
+
+    def verdicts_on(
+        self, source: str, summary: str, claims: list[str], questions: list[str], on_call: OnCall | None = None
+    ) -> tuple[list[AlignmentVerdict], list[CoverageVerdict]]:
+        """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
+        log = StepLog(on_call)
+        alignment, _ = self._judge_source(self._windows(source), claims, log, None)
+        return alignment, self.judge_questions(summary, questions, log)
+
+    def _judge_source(
+        self, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None
+    ) -> tuple[list[AlignmentVerdict], list[str]]:
+        """Claim verdicts and (when ``counts`` gives how many per window) questions, window by window, so each
+        window's questions and verdicts share its prefix in the KV cache. A claim supported by one window is
+        not asked of the next."""
+        questions: list[str] = []
+        probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
+        for i, window in enumerate(windows):
+            if counts and counts[i]:
+                questions += self.generate_questions(window.text, counts[i], log)
+            for claim in claims:
+                if not any(p >= self.judge.info.thresholds.alignment for p in probabilities[claim]):
+                    probabilities[claim].append(self.judge_claim(window.text, claim, log))
+        return self._alignment_verdicts(probabilities, windows), _unique(questions)
 
     # -- preprocess: claims from the summary, then the steps that see the source ---
 

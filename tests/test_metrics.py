@@ -60,3 +60,12 @@ def test_bootstrap_interval_is_deterministic_and_brackets_the_estimate():
     docs = [str(i // 8) for i in range(80)]
     g_low, g_high = metrics.bootstrap_ci(stat, 80, groups=docs, resamples=300)
     assert g_low < estimate < g_high
+
+
+def test_cohen_kappa():
+    # 10 items: agree on 4 yes and 4 no, disagree on 2. p_o = 0.8; base rates 0.5 each -> p_e = 0.5.
+    a = [True] * 5 + [False] * 5
+    b = [True] * 4 + [False] + [True] + [False] * 4
+    assert metrics.cohen_kappa(a, b) == pytest.approx((0.8 - 0.5) / 0.5)
+    assert metrics.cohen_kappa(a, a) == pytest.approx(1.0)
+    assert math.isnan(metrics.cohen_kappa([True, True], [True, True]))  # no variation: undefined

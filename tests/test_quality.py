@@ -63,3 +63,17 @@ def test_bench_quality_on_the_real_engine(tmp_path):
     assert "| toy | label_coverage | coverage | pearson |" in done.stdout
     lines = (out / "toy.smollm2-135m.jsonl").read_text().splitlines()
     assert len(lines) == 2 and all(json.loads(l)["localsumm"]["status"] == "scored" for l in lines)
+
+
+def test_agreement_of_two_judges_on_the_same_claims_and_questions(tmp_path):
+    from localsumm.agree import run_agree
+
+    data, rows = labelled(tmp_path, n_docs=1, per_doc=2)
+    common = dict(claims=["Claim one.", "Claim two."], questions=["Is it one?", "Is it two?"])
+    # Per item, judge A rules on its own claims; B rules on its own, then on A's (its second batch).
+    a = ScriptedJudge(**common, claim_probabilities=[0.9, 0.1] * 2, question_probabilities=[0.9, 0.1] * 2)
+    b = ScriptedJudge(**common, claim_probabilities=[0.9, 0.1, 0.9, 0.1] * 2, question_probabilities=[0.9, 0.1, 0.1, 0.9] * 2)
+    agreement = run_agree(data, a, b)
+    assert (agreement.items, agreement.claims, agreement.questions) == (2, 4, 4)
+    assert agreement.kappa_claims == pytest.approx(1.0)
+    assert agreement.kappa_questions == pytest.approx(-1.0)
