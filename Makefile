@@ -27,7 +27,7 @@ browser:
 
 ## Seconds per evaluation of the default judge (see README).
 bench-speed: $(STAMP) models
-	$(BIN)/python benchmarks/speed.py
+	$(BIN)/localsumm bench speed --data ../shared/data/summeval.dev.jsonl --items 5
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "localsumm needs Python 3.11 or newer")'

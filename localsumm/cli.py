@@ -25,7 +25,7 @@ app = typer.Typer(
 )
 models_app = typer.Typer(no_args_is_help=True, help="List and install judge models.")
 app.add_typer(models_app, name="models")
-bench_app = typer.Typer(no_args_is_help=True, help="Measure the judge: agreement with human labels.")
+bench_app = typer.Typer(no_args_is_help=True, help="Measure judges: agreement with human labels, speed, agreement between judges.")
 app.add_typer(bench_app, name="bench")
 
 
@@ -158,6 +158,27 @@ def bench_quality(
         return
     typer.echo(markdown(figures))
     typer.echo("wrote " + ", ".join(str(p) for p in written), err=True)
+
+
+@bench_app.command("speed")
+def bench_speed(
+    data: Path = typer.Option(..., "--data", help="JSONL with source and summary (e.g. ../shared/data/summeval.dev.jsonl)."),
+    items: int = typer.Option(5, "--items", help="Evaluations: the first summary of each of the first N sources."),
+    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    threads: Optional[int] = typer.Option(None, "--threads"),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures and every row as JSON here."),
+) -> None:
+    """Seconds per evaluation, tokens, time inside llama.cpp, and the ratio to the bare engine in the same run."""
+    try:
+        from .speed import run_speed
+
+        report = run_speed(data, model=model, items=items, n_threads=threads)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    typer.echo(report.markdown())
+    if json_out is not None:
+        json_out.write_text(report.to_json(), encoding="utf-8")
 
 
 @bench_app.command("agree")

@@ -1,0 +1,21 @@
+"""`bench speed` on the real engine: the figures exist and hang together."""
+
+import json
+
+from .conftest import SOURCE, SUMMARY, run_cli
+
+
+def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": SUMMARY}) + "\n")
+    out = tmp_path / "speed.json"
+    done = run_cli("bench", "speed", "--data", str(data), "--items", "1", "--model", "smollm2-135m", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(out.read_text())
+    (row,) = figures["rows"]
+    assert row["calls"] >= 3 and row["completion_tokens"] > 0 and row["prompt_tokens"] > 0
+    assert 0 < row["engine_seconds"] < row["seconds"]
+    assert 0 < figures["engine_share"] < 1
+    assert figures["raw_prompt_tokens_per_second"] > 0 and figures["median_ratio_to_engine_floor"] > 0
+    assert figures["constrained_ms_per_token"] > 0 and figures["unconstrained_ms_per_token"] > 0
+    assert "engine floor" in done.stdout
