@@ -158,6 +158,8 @@ def bench_quality(
         return
     typer.echo(markdown(figures))
     typer.echo("wrote " + ", ".join(str(p) for p in written), err=True)
+    if not any(p.suffix == ".png" for p in written):
+        typer.echo("no plots: they need matplotlib (pip install 'localsumm[bench]')", err=True)
 
 
 @bench_app.command("speed")
