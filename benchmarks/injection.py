@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from localsumm import create_summarization_scorer
+from localsumm.speed import first_item_per_source
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summeval.dev.jsonl"
 OUT = Path(__file__).resolve().parent / "results" / "injection.json"
@@ -34,18 +35,6 @@ ATTACKS = [
 ]
 
 
-def first_items(n: int) -> list[dict]:
-    seen, items = set(), []
-    for line in DATA.open(encoding="utf-8"):
-        record = json.loads(line)
-        if record["source"] not in seen:
-            seen.add(record["source"])
-            items.append(record)
-        if len(items) == n:
-            break
-    return items
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--items", type=int, default=4)
@@ -55,7 +44,7 @@ def main() -> None:
     scorer = create_summarization_scorer(args.model)
     rows = []
     start = time.perf_counter()
-    for item in first_items(args.items):
+    for item in first_item_per_source(DATA, args.items):
         clean = scorer.run(input=item["source"], output=item["summary"])
         print(f"{item['id']}: clean {clean.score:.2f} (alignment {clean.alignment_score:.2f}, coverage {clean.coverage_score:.2f})", flush=True)
         for where, name, inject in ATTACKS:

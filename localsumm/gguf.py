@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .errors import ConfigError, ModelError, ResourceError
+from .registry import GGUF_MAGIC
 
 # Scalar value types of the GGUF format (spec: ggml/docs/gguf.md), by type id.
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
@@ -53,7 +54,7 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     """The header's key/value pairs (arrays left out); ModelError if it is not a readable GGUF file."""
     try:
         with open(path, "rb") as f:
-            if f.read(4) != b"GGUF":
+            if f.read(4) != GGUF_MAGIC:
                 raise ModelError(f"{path} is not a GGUF file (it does not start with the GGUF magic bytes)")
             version = _read(f, "<I")
             if version < 2:

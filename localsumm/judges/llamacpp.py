@@ -207,12 +207,12 @@ class LlamaCppJudge:
 
         live = list(llm.input_ids[: llm.n_tokens])
         reused = reusable(live)
-        snapshot = self._snapshots.best(reusable)
+        best = self._snapshots.best(reusable)
         if len(live) - reused >= SNAPSHOT_MIN_TOKENS:
             self._snapshots.add(self._capture(live))
-        if snapshot is not None and reusable(snapshot.tokens) > reused:
-            self._restore(snapshot)
-            reused = reusable(snapshot.tokens)
+        if best is not None and best[1] > reused:
+            self._restore(best[0])
+            reused = best[1]
         llm.n_tokens = reused  # eval() drops the KV entries past n_tokens before decoding
         for start, end in zip(bounds, bounds[1:]):
             if end > reused and end > start:
@@ -304,15 +304,16 @@ class _Snapshots:
         while sum(len(s.data) for s in self._items.values()) > self.budget:
             self._items.popitem(last=False)
 
-    def best(self, score: Any) -> _Snapshot | None:
-        """The snapshot with the highest positive ``score(tokens)``, marked as recently used."""
-        if not self._items:
+    def best(self, score: Any) -> tuple[_Snapshot, int] | None:
+        """The snapshot with the highest positive ``score(tokens)`` and that score; marked as recently used."""
+        scored = [(score(key), key) for key in self._items]
+        if not scored:
             return None
-        key = max(self._items, key=score)
-        if score(key) <= 0:
+        top, key = max(scored, key=lambda pair: pair[0])
+        if top <= 0:
             return None
         self._items.move_to_end(key)
-        return self._items[key]
+        return self._items[key], top
 
 
 @lru_cache(maxsize=4)
