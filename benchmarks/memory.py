@@ -1,15 +1,20 @@
 """Peak memory of one evaluation, from the command line, as a user runs it.
 
-    .venv/bin/python benchmarks/memory.py [--model NAME] [--n-ctx N]
+    .venv/bin/python benchmarks/memory.py [--model NAME] [--n-ctx N] [--stages]
 
 Runs `localsumm score` on the bundled example in a child process and reports
 its peak resident set size (ru_maxrss) beside the GGUF file's size: the
 weights are memory-mapped, so the file size is the floor.
+
+``--stages`` instead scores the example in this process and prints where the
+memory goes: resident memory split into file-backed pages (the mapped
+weights) and anonymous ones (everything allocated), after each stage.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import subprocess
 import sys
@@ -19,11 +24,49 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _status() -> dict[str, int]:
+    """This process's memory counters from /proc, in bytes."""
+    fields = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+            fields[name] = int(value.split()[0]) * 1024
+    return fields
+
+
+def stages(model: str | None, n_ctx: int | None) -> None:
+    mb = lambda n: f"{n / 2**20:,.0f}"
+    rows: list[tuple[str, dict[str, int]]] = [("python", _status())]
+    import localsumm
+    from localsumm.gguf import kv_bytes_per_token, read_metadata
+    from localsumm.judges import open_judge
+    from localsumm.schemas import claim_list, question_list
+
+    rows.append(("import localsumm", _status()))
+    judge = open_judge(model, n_ctx=n_ctx)
+    rows.append(("llama.cpp model and context loaded", _status()))
+    for output_type in (claim_list(), question_list(10)):
+        judge._grammars.processor(output_type)  # noqa: SLF001 - measuring the index load on its own
+    rows.append(("outlines vocabulary and indexes loaded", _status()))
+    scorer = localsumm.create_summarization_scorer(judge)
+    scorer.run(input=(ROOT / "examples" / "source.txt").read_text(), output=(ROOT / "examples" / "summary.txt").read_text())
+    rows.append(("one evaluation done", _status()))
+    print("| after | RSS MiB | file-backed MiB | anonymous MiB | peak RSS MiB |")
+    print("|---|---:|---:|---:|---:|")
+    for name, st in rows:
+        print(f"| {name} | {mb(st['VmRSS'])} | {mb(st['RssFile'])} | {mb(st['RssAnon'])} | {mb(st['VmHWM'])} |")
+    kv = kv_bytes_per_token(read_metadata(judge.info.path)) * judge.context_size
+    print(f"KV cache for n_ctx {judge.context_size}: {mb(kv)} MiB (f16); GGUF file {mb(Path(judge.info.path).stat().st_size)} MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default=None)
     parser.add_argument("--n-ctx", type=int, default=None)
+    parser.add_argument("--stages", action="store_true")
     args = parser.parse_args()
+    if args.stages:
+        return stages(args.model, args.n_ctx)
 
     from localsumm.registry import resolve_model
 
@@ -41,8 +84,9 @@ def main() -> None:
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # Linux reports KiB
     size = resolved.path.stat().st_size
     mb = lambda n: f"{n / 2**20:,.0f} MiB"
+    score = json.loads(done.stdout)["score"]
     print(f"judge {resolved.name} (n_ctx {args.n_ctx or 'default'}): peak RSS {mb(peak)}; GGUF file {mb(size)}; "
-          f"peak - file = {mb(peak - size)}; {seconds:.1f} s")
+          f"peak - file = {mb(peak - size)}; {seconds:.1f} s; score {score}")
 
 
 if __name__ == "__main__":

@@ -85,6 +85,10 @@ class LlamaCppJudge:
                 n_batch=n_batch,
                 seed=seed,
                 logits_all=False,
+                # Read the weights instead of mapping them: llama.cpp repacks most of them
+                # into its own buffers at load, and a mapped file stays resident beside
+                # the repacked copy (peak 2.4 GiB against 1.8 GiB; benchmarks/memory.py).
+                use_mmap=False,
                 verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as e:
