@@ -46,7 +46,7 @@ def stages(model: str | None, n_ctx: int | None) -> None:
     judge = open_judge(model, n_ctx=n_ctx)
     rows.append(("llama.cpp model and context loaded", _status()))
     for output_type in (claim_list(), question_list(10)):
-        judge._grammars.processor(output_type)  # noqa: SLF001 - measuring the index load on its own
+        judge._grammars.constraint(output_type)  # noqa: SLF001 - measuring the index load on its own
     rows.append(("outlines vocabulary and indexes loaded", _status()))
     scorer = localsumm.create_summarization_scorer(judge)
     scorer.run(input=(ROOT / "examples" / "source.txt").read_text(), output=(ROOT / "examples" / "summary.txt").read_text())

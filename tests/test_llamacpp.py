@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -13,7 +15,7 @@ from localsumm.registry import get_spec
 from localsumm.schemas import ClaimList, question_list
 from localsumm.text import sentences
 
-from .conftest import SOURCE, SUMMARY
+from .conftest import SMALL, SOURCE, SUMMARY
 
 
 def without_costs(result) -> dict:
@@ -46,7 +48,7 @@ def test_end_to_end_on_a_real_gguf(small_judge):
 
 
 def test_constraint_is_active_on_a_model_that_does_not_write_json_unasked(small_judge):
-    """The numba trap: without a working constraint, this prompt gets prose, not JSON."""
+    """Without a working constraint, this prompt gets prose, not JSON."""
     messages = [{"role": "user", "content": "Write a short poem about the sea."}]
     text, tokens, _ = small_judge._prompt(messages)
     free = small_judge._llm.create_completion(tokens, max_tokens=48, temperature=0.0, seed=0)["choices"][0]["text"]
@@ -58,14 +60,29 @@ def test_constraint_is_active_on_a_model_that_does_not_write_json_unasked(small_
 
 
 def test_a_failing_constraint_raises_instead_of_vanishing(small_judge, monkeypatch):
-    import outlines_core.kernels.numpy as kernels
+    from localsumm.grammar import TokenConstraint
 
-    def broken(*args, **kwargs):
-        raise ImportError("numba is required for the token mask")
+    def broken(self, logits):
+        raise RuntimeError("the token mask failed")
 
-    monkeypatch.setattr(kernels, "fill_next_token_bitmask", broken)
-    with pytest.raises(ImportError, match="numba"):
+    monkeypatch.setattr(TokenConstraint, "mask", broken)
+    with pytest.raises(RuntimeError, match="token mask failed"):
         small_judge.generate("claims", prompts.claims_messages(SUMMARY), ClaimList, max_tokens=200)
+
+
+def test_constrained_generation_needs_no_numba():
+    """outlines' numpy kernel needs numba (a JIT compile per process, ~75 MiB of LLVM); ours does not."""
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from localsumm.judges import open_judge\n"
+        "from localsumm import prompts\n"
+        "from localsumm.schemas import ClaimList\n"
+        f"value, _ = open_judge({SMALL!r}).generate('claims', prompts.claims_messages('The cat sat on the mat.'), ClaimList, 200)\n"
+        "assert isinstance(value, ClaimList)\n"
+        "assert 'numba' not in [m.split('.')[0] for m in sys.modules if sys.modules[m] is not None]\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_hitting_the_token_cap_is_an_error_not_a_score(small_judge):

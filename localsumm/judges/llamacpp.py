@@ -5,12 +5,12 @@ Design points (measured facts are in the engineering notes):
 - One ``Llama`` per model per process, never ``reset()``: each call keeps the
   KV cache of the longest common token prefix with the previous call, so the
   source, which starts every prompt that needs it, is read once per evaluation.
-- Constrained generation drives outlines' logits processor from our own greedy
-  loop instead of ``outlines.from_llamacpp(...).generate``: that wrapper resets
-  the model after every call (losing the prefix) and runs the processor inside
-  llama.cpp's sampler callback, where an exception (numba missing) is printed
-  and swallowed and the constraint silently disappears. Here an exception in
-  the processor propagates.
+- Constrained generation drives outlines' token automaton (``grammar.TokenConstraint``)
+  from our own greedy loop instead of ``outlines.from_llamacpp(...).generate``:
+  that wrapper resets the model after every call (losing the prefix) and runs
+  its logits processor inside llama.cpp's sampler callback, where an exception
+  is printed and swallowed and the constraint silently disappears. Here an
+  exception in the constraint propagates.
 - A yes/no verdict is one forward pass: the probability of the constrained
   choice {yes, no} at the answer's first token, read from the logits.
 - The coverage step shares no prefix with the source steps (different system
@@ -110,7 +110,7 @@ class LlamaCppJudge:
         self._no = self._single_tokens(_NO)
         if not self._yes or not self._no:
             raise ModelError(f"{path}: the vocabulary has no single token for yes/no, so verdict probabilities cannot be read")
-        self._grammars = Grammars(self._outlines_vocabulary, sha256)
+        self._grammars = Grammars(self._outlines_vocabulary, sha256, self._n_vocab)
         self._snapshots = _Snapshots(SNAPSHOT_BUDGET_BYTES)
 
     # -- the Judge protocol ---------------------------------------------------------
@@ -134,13 +134,12 @@ class LlamaCppJudge:
     def generate(self, step: str, messages: Messages, output_type: type[T], max_tokens: int) -> tuple[T, JudgeCall]:
         text, tokens, starts = self._prompt(messages)
         self._check_fits(step, tokens, max_tokens)
-        processor = self._grammars.processor(output_type)
+        constraint = self._grammars.constraint(output_type)
         start = time.perf_counter()
         evaluated, reused = self._feed(tokens, starts)
-        ids = list(tokens)
         out: list[int] = []
         while True:
-            logits = processor(np.asarray(ids, dtype=np.int64), self._last_logits().copy())
+            logits = constraint.mask(self._last_logits().copy())
             token = int(np.argmax(logits))
             if not np.isfinite(logits[token]):
                 raise JudgeError(f"{step}: the grammar allows no token after {self._decode(out)!r}")
@@ -152,7 +151,7 @@ class LlamaCppJudge:
                     f"no score is given for a truncated answer"
                 )
             out.append(token)
-            ids.append(token)
+            constraint.advance(token)
             self._llm.eval([token])
         output = self._decode(out)
         seconds = time.perf_counter() - start
