@@ -12,8 +12,11 @@ generation rates on the same GGUF give two references:
 - the *token floor*: the prompt tokens localsumm actually evaluated and the
   tokens it generated, at the same rates (how well each token is spent).
 
-Constrained against unconstrained generation: the claims prompt of each item,
-generated with the grammar, then the same number of tokens greedily without it.
+Constrained against unconstrained generation: the claims prompt of the first
+item, generated with our grammar (outlines-core's automaton, numpy mask), then
+the same number of tokens greedily without it, then with llama.cpp's native
+grammar built from the same JSON schema (its own sampler, as
+``create_completion(grammar=...)`` runs it).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .grammar import grammar_schema
 from .prompts import claims_messages
 from .schemas import claim_list
 from .scorer import claims_bound, claims_token_budget
@@ -55,6 +59,7 @@ class SpeedReport:
     items: list[EvaluationCost]
     constrained_seconds_per_token: float
     unconstrained_seconds_per_token: float
+    native_grammar_seconds_per_token: float
 
     def floor(self, c: EvaluationCost) -> float:
         return (c.source_tokens + 2 * c.summary_tokens) / self.prompt_rate + c.completion_tokens / self.generation_rate
@@ -85,6 +90,7 @@ class SpeedReport:
             "median_ratio_to_token_floor": median([c.seconds / self.token_floor(c) for c in self.items]),
             "constrained_ms_per_token": round(1000 * self.constrained_seconds_per_token, 1),
             "unconstrained_ms_per_token": round(1000 * self.unconstrained_seconds_per_token, 1),
+            "native_grammar_ms_per_token": round(1000 * self.native_grammar_seconds_per_token, 1),
         }
 
     def markdown(self) -> str:
@@ -109,7 +115,7 @@ class SpeedReport:
             f"median time / engine floor (source once, summary twice, generated tokens) = {s['median_ratio_to_engine_floor']}; "
             f"/ token floor (the tokens actually evaluated) = {s['median_ratio_to_token_floor']}",
             f"generation: {s['constrained_ms_per_token']} ms per token with the grammar, "
-            f"{s['unconstrained_ms_per_token']} ms without",
+            f"{s['unconstrained_ms_per_token']} ms without, {s['native_grammar_ms_per_token']} ms with llama.cpp's native grammar",
         ]
         return "\n".join(lines) + "\n"
 
@@ -146,9 +152,10 @@ def raw_rates(llm: Any, text: str, generated: int = 32) -> tuple[float, float]:
     return prompt_rate, generation_rate
 
 
-def _generation_costs(judge: Any, summary: str) -> tuple[float, float, int]:
-    """Seconds per generated token for the claims prompt, with the grammar and (same count) without."""
+def _generation_costs(judge: Any, summary: str) -> tuple[float, float, float]:
+    """Seconds per generated token for the claims prompt: with our grammar, without one, with llama.cpp's."""
     import numpy as np
+    from llama_cpp import LlamaGrammar
 
     messages = claims_messages(summary)
     bound = claims_bound(summary)
@@ -164,7 +171,13 @@ def _generation_costs(judge: Any, summary: str) -> tuple[float, float, int]:
     start = time.perf_counter()
     judge.generate("claims", messages, claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound))
     constrained = (time.perf_counter() - start) / n
-    return constrained, unconstrained, n
+    native = LlamaGrammar.from_json_schema(json.dumps(grammar_schema(claim_list(bound))), verbose=False)
+    judge._feed(tokens[: starts[-1]], starts[:-1])  # the last segment is left to create_completion, as for the others
+    start = time.perf_counter()
+    out = judge._llm.create_completion(tokens, grammar=native, max_tokens=claims_token_budget(judge.count_tokens(summary), bound), temperature=0.0)
+    native_seconds = (time.perf_counter() - start) / max(out["usage"]["completion_tokens"], 1)
+    judge._llm.n_tokens = 0  # create_completion's cache bookkeeping is not the judge's: start clean
+    return constrained, unconstrained, native_seconds
 
 
 def run_speed(data: Path, *, model: str | None = None, items: int = 5, n_threads: int | None = None) -> SpeedReport:
@@ -205,10 +218,11 @@ def run_speed(data: Path, *, model: str | None = None, items: int = 5, n_threads
             ))
     finally:
         llm.eval = eval_
-    constrained, unconstrained, _ = _generation_costs(judge, first_item_per_source(data, 1)[0]["summary"])
+    constrained, unconstrained, native = _generation_costs(judge, first_item_per_source(data, 1)[0]["summary"])
     prompt_rate, generation_rate = raw_rates(llm, first_item_per_source(data, 1)[0]["source"])
     return SpeedReport(
         model=judge.info.name, threads=getattr(judge, "n_threads", 0), load_seconds=load,
         prompt_rate=prompt_rate, generation_rate=generation_rate, items=costs,
         constrained_seconds_per_token=constrained, unconstrained_seconds_per_token=unconstrained,
+        native_grammar_seconds_per_token=native,
     )

@@ -18,4 +18,5 @@ def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
     assert 0 < figures["engine_share"] < 1
     assert figures["raw_prompt_tokens_per_second"] > 0 and figures["median_ratio_to_engine_floor"] > 0
     assert figures["constrained_ms_per_token"] > 0 and figures["unconstrained_ms_per_token"] > 0
+    assert figures["native_grammar_ms_per_token"] > 0
     assert "engine floor" in done.stdout
