@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar, get_args
 
 import numpy as np
-
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .errors import JudgeError

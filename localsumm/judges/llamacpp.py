@@ -87,7 +87,7 @@ class LlamaCppJudge:
                 logits_all=False,
                 # Read the weights instead of mapping them: llama.cpp repacks most of them
                 # into its own buffers at load, and a mapped file stays resident beside
-                # the repacked copy (peak 2.4 GiB against 1.8 GiB; benchmarks/memory.py).
+                # the repacked copy (peak 2,334 MiB against 1,743 MiB; benchmarks/memory.py).
                 use_mmap=False,
                 verbose=False,
             )
