@@ -7,8 +7,9 @@ its peak resident set size (ru_maxrss) beside the GGUF file's size: the
 weights are memory-mapped, so the file size is the floor.
 
 ``--stages`` instead scores the example in this process and prints where the
-memory goes: resident memory split into file-backed pages (the mapped
-weights) and anonymous ones (everything allocated), after each stage.
+memory goes: resident memory split into file-backed pages (mapped files:
+shared libraries, and the weights if llama.cpp maps them) and anonymous ones
+(everything allocated), after each stage.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def stages(model: str | None, n_ctx: int | None) -> None:
     rows.append(("llama.cpp model and context loaded", _status()))
     for output_type in (claim_list(), question_list(10)):
         judge._grammars.constraint(output_type)  # noqa: SLF001 - measuring the index load on its own
-    rows.append(("outlines vocabulary and indexes loaded", _status()))
+    rows.append(("outlines indexes for the claims and questions schemas loaded", _status()))
     scorer = localsumm.create_summarization_scorer(judge)
     scorer.run(input=(ROOT / "examples" / "source.txt").read_text(), output=(ROOT / "examples" / "summary.txt").read_text())
     rows.append(("one evaluation done", _status()))

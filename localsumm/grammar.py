@@ -114,7 +114,7 @@ class TokenConstraint:
         self._guide.write_mask_into(self._bits.ctypes.data, self._bits.size, self._bits.itemsize)
         # Bit b of word w allows token 32*w + b; little-endian words unpack in token order.
         allowed = np.unpackbits(self._bits.view(np.uint8), bitorder="little")[: self._n_vocab]
-        logits[~allowed.astype(bool)] = -np.inf
+        logits[allowed == 0] = -np.inf
         return logits
 
     def advance(self, token: int) -> None:

@@ -159,9 +159,10 @@ def _generation_costs(judge: Any, summary: str) -> tuple[float, float, float]:
 
     messages = claims_messages(summary)
     bound = claims_bound(summary)
-    _, call = judge.generate("claims", messages, claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound))
+    schema, budget = claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound)
+    _, call = judge.generate("claims", messages, schema, budget)
     n = max(call.completion_tokens, 1)
-    # Both timings below start from the same KV cache (the prompt's prefix) and evaluate its last segment.
+    # The three timings below start from the same KV cache (the prompt's prefix) and evaluate its last segment.
     _, tokens, starts = judge._prompt(messages)
     start = time.perf_counter()
     judge._feed(tokens, starts)
@@ -169,12 +170,12 @@ def _generation_costs(judge: Any, summary: str) -> tuple[float, float, float]:
         judge._llm.eval([int(np.argmax(judge._last_logits()))])
     unconstrained = (time.perf_counter() - start) / n
     start = time.perf_counter()
-    judge.generate("claims", messages, claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound))
+    judge.generate("claims", messages, schema, budget)
     constrained = (time.perf_counter() - start) / n
-    native = LlamaGrammar.from_json_schema(json.dumps(grammar_schema(claim_list(bound))), verbose=False)
-    judge._feed(tokens[: starts[-1]], starts[:-1])  # the last segment is left to create_completion, as for the others
+    native = LlamaGrammar.from_json_schema(json.dumps(grammar_schema(schema)), verbose=False)
+    judge._feed(tokens[: starts[-1]], starts[:-1])  # create_completion evaluates the last segment itself
     start = time.perf_counter()
-    out = judge._llm.create_completion(tokens, grammar=native, max_tokens=claims_token_budget(judge.count_tokens(summary), bound), temperature=0.0)
+    out = judge._llm.create_completion(tokens, grammar=native, max_tokens=budget, temperature=0.0)
     native_seconds = (time.perf_counter() - start) / max(out["usage"]["completion_tokens"], 1)
     judge._llm.n_tokens = 0  # create_completion's cache bookkeeping is not the judge's: start clean
     return constrained, unconstrained, native_seconds
