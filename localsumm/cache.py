@@ -1,7 +1,7 @@
 """A persistent cache of judge calls, so rerunning a finished evaluation is nearly instant.
 
 A cached answer is keyed by everything that determines it: the model's sha256,
-the prompt version, the complete messages, the output schema, the token cap and
+the version of the step's prompt, the complete messages, the output schema, the token cap and
 the sampling settings (greedy, seed). Any change to one of them is a miss.
 Only judges that name their weights by sha256 are cached.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 from .grammar import parse
 from .judge import Judge, JudgeCall, T
-from .prompts import PROMPT_VERSION, Messages
+from .prompts import Messages, step_version
 from .registry import cache_root
 
 
@@ -62,10 +62,10 @@ class CachedJudge:
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
 
-    def _key(self, kind: str, messages: Messages, **settings: Any) -> str:
+    def _key(self, kind: str, step: str, messages: Messages, **settings: Any) -> str:
         payload = {
             "model_sha256": self.info.sha256,
-            "prompt_version": PROMPT_VERSION,
+            "prompt_version": step_version(step),
             "kind": kind,
             "messages": messages,
             "sampling": {"temperature": 0, "seed": self.info.seed},
@@ -74,7 +74,7 @@ class CachedJudge:
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
 
     def generate(self, step: str, messages: Messages, output_type: type[T], max_tokens: int) -> tuple[T, JudgeCall]:
-        key = self._key("generate", messages, schema=output_type.model_json_schema(), max_tokens=max_tokens)
+        key = self._key("generate", step, messages, schema=output_type.model_json_schema(), max_tokens=max_tokens)
         hit = self.cache.get(key)
         if hit is not None:
             prompt, output = hit
@@ -84,7 +84,7 @@ class CachedJudge:
         return value, call
 
     def yes_probability(self, step: str, messages: Messages) -> tuple[float, JudgeCall]:
-        key = self._key("yes_probability", messages)
+        key = self._key("yes_probability", step, messages)
         hit = self.cache.get(key)
         if hit is not None:
             prompt, output = hit

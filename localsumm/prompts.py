@@ -1,7 +1,10 @@
 """The judge's prompts, as versioned data.
 
-``PROMPT_VERSION`` travels with every result and every cache key: change any
-text here and bump it. Untrusted text (source, summary) is always fenced in
+Each step's prompt has its own version in ``STEP_VERSIONS``, and that version
+keys the step's cached judge calls, so changing one step's prompt leaves the
+other steps' cached answers valid. ``PROMPT_VERSION``, the newest of them,
+travels with every result: change any text here, bump the step's version and
+set ``PROMPT_VERSION`` to it. Untrusted text (source, summary) is always fenced in
 tags, and the instructions always sit outside the fences.
 
 Two contexts, each with its own system text:
@@ -18,7 +21,21 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+STEP_VERSIONS: dict[str, str] = {
+    "claims": "2026-11-30.4",
+    "alignment": "2026-11-30.4",
+    "questions": "2026-11-30.4",
+    "coverage": "2026-11-30.4",
+}
 PROMPT_VERSION = "2026-11-30.4"
+
+
+def step_version(step: str) -> str:
+    """The version of one step's prompt: the part of a cache key that says which wording was used."""
+    try:
+        return STEP_VERSIONS[step]
+    except KeyError:
+        raise ValueError(f"unknown judge step {step!r}; known: {', '.join(STEP_VERSIONS)}") from None
 
 
 class Message(TypedDict):

@@ -265,3 +265,17 @@ def test_judge_call_cache_answers_a_rerun_identically(small_judge, tmp_path):
     third = again.run(input=SOURCE, output="Harbor Lights Brewing is based in Portland.")
     assert third.provenance.shared_steps == ["questions"]
     assert any(step.cached_calls < step.calls for step in third.provenance.steps)
+
+
+def test_a_new_step_version_reruns_only_that_step(small_judge, tmp_path, monkeypatch):
+    from localsumm.cache import CachedJudge, JudgeCallCache
+
+    cache = JudgeCallCache(tmp_path / "calls.sqlite3")
+    first = create_summarization_scorer(CachedJudge(small_judge, cache)).run(input=SOURCE, output=SUMMARY)
+    monkeypatch.setitem(prompts.STEP_VERSIONS, "coverage", "9999-01-01.1")
+    second = create_summarization_scorer(CachedJudge(small_judge, cache)).run(input=SOURCE, output=SUMMARY)
+    steps = {s.step: s for s in second.provenance.steps}
+    assert steps["coverage"].calls > 0 and steps["coverage"].cached_calls == 0
+    assert all(s.cached_calls == s.calls for name, s in steps.items() if name != "coverage")
+    # Same wording, same greedy judge: the re-asked verdicts agree with the cached ones.
+    assert second.analyze_step_result == first.analyze_step_result

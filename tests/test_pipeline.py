@@ -170,3 +170,15 @@ def test_summaries_of_one_source_share_one_question_set():
     assert "questions" not in [st.step for st in second.provenance.steps]
     s.run(input=SOURCE + " A different source.", output=SUMMARY)
     assert [c.step for c in judge.calls].count("questions") == 2
+
+
+def test_prompt_version_is_the_newest_step_version():
+    from localsumm import prompts
+
+    def order(version: str) -> tuple[str, int]:
+        day, n = version.split(".")
+        return day, int(n)
+
+    assert prompts.PROMPT_VERSION == max(prompts.STEP_VERSIONS.values(), key=order)
+    with pytest.raises(ValueError, match="unknown judge step"):
+        prompts.step_version("summarise")
