@@ -76,3 +76,14 @@ def test_calibrate_on_the_real_engine_stores_what_open_judge_then_uses(tmp_path)
         assert open_judge("smollm2-135m").info.thresholds == Thresholds(entry["alignment"], entry["coverage"])
     finally:
         os.environ["LOCALSUMM_CONFIG"] = previous
+
+
+def test_no_threshold_leaves_almost_every_verdict_on_one_side():
+    from localsumm.calibrate import MIN_SIDE, _candidates
+
+    ps = [i / 100 for i in range(100)]
+    candidates = _candidates(ps)
+    assert candidates and all(
+        sum(p < t for p in ps) >= MIN_SIDE * len(ps) and sum(p >= t for p in ps) >= MIN_SIDE * len(ps) for t in candidates
+    )
+    assert min(candidates) < 0.1 and max(candidates) > 0.9
