@@ -24,10 +24,10 @@ from typing import TypedDict
 STEP_VERSIONS: dict[str, str] = {
     "claims": "2026-11-30.4",
     "alignment": "2026-11-30.4",
-    "questions": "2026-11-30.4",
+    "questions": "2026-12-01.1",
     "coverage": "2026-11-30.4",
 }
-PROMPT_VERSION = "2026-11-30.4"
+PROMPT_VERSION = "2026-12-01.1"
 
 
 def step_version(step: str) -> str:
@@ -56,6 +56,18 @@ Matching rules: names, numbers, dates and technical terms must match the documen
 QUESTIONS_TASK = """\
 Write up to {n} yes/no questions about the most important facts in the document, the most important first. Each question asks about one specific fact (who, what, when, where, how many), is answered "yes" by the document, and makes sense without the document. Do not repeat a fact.
 Answer in JSON, for example: {{"questions": ["Did the museum reopen in 1932?", "Was the bridge designed by Anna Berg?"]}}"""
+
+# For a source of several passages, questions are asked passage by passage, the whole
+# document still in view above: the judge spreads its questions over the source, and an
+# edit of one passage can change only that passage's questions.
+PASSAGE_QUESTIONS_TASK = """\
+Below is one passage of the document. Write {n} yes/no questions about the most important facts stated in this passage, the most important first. Each question asks about one specific fact (who, what, when, where, how many), is answered "yes" by the passage, and makes sense without the document (write names, not pronouns). Do not repeat a fact.
+
+"""
+# After the passage, so that the answer follows its format and not the example's content.
+ANSWER_FORMAT = """
+
+Answer in JSON, for example: {"questions": ["Did the museum reopen in 1932?", "Was the bridge designed by Anna Berg?"]}"""
 
 # Fixed instructions come before the variable part, so they stay in the shared
 # prefix: each verdict then evaluates only its own claim or question.
@@ -105,6 +117,10 @@ def _summary_context(summary: str, *segments: str) -> Messages:
 
 def questions_messages(source: str, n: int) -> Messages:
     return _source_context(source, QUESTIONS_TASK.format(n=n))
+
+
+def passage_questions_messages(source: str, passage: str, n: int) -> Messages:
+    return _source_context(source, PASSAGE_QUESTIONS_TASK.format(n=n), fence("passage", passage) + ANSWER_FORMAT)
 
 
 def claim_verdict_messages(source: str, claim: str) -> Messages:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -34,7 +35,7 @@ from .result import (
 from .schemas import MAX_CLAIMS, claim_list, question_list
 from .scoring import check_options, compute_scores, questions_to_ask
 from .text import closest_sentence, sentences, shorten
-from .windows import Window, share_questions, split_source
+from .windows import Window, passages, share_questions, split_source
 
 OnCall = Callable[[JudgeCall], None]
 
@@ -56,6 +57,27 @@ def claims_bound(summary: str) -> int:
 def claims_token_budget(summary_tokens: int, bound: int) -> int:
     # Room for every claim, or for a judge that repeats one claim until the list is full; a cap, not a target.
     return min(2048, max(3 * summary_tokens + 96, 48 * bound + 32))
+
+
+# Questions are asked passage by passage when a source has room for several passages of about
+# PASSAGE_TOKENS, each asking up to QUESTIONS_PER_PASSAGE, within max_questions. Asked for "up to 10"
+# about a whole news article, the default judge wrote 3-9 questions, often about one part of it, and
+# any one-sentence edit of the source could swap them (benchmarks/RESULTS.md).
+PASSAGE_TOKENS = 200
+QUESTIONS_PER_PASSAGE = 3
+
+
+def question_passages(source: str, n: int, count_tokens: Callable[[str], int], context_size: int) -> list[str]:
+    """The passages whose questions make up a source's set: 2 to n // 3 parts of it, or the whole source.
+
+    A source too short for two passages, or longer than a third of the judge's context (each
+    passage is read again under the whole document), is asked whole.
+    """
+    tokens = count_tokens(source)
+    wanted = min(math.ceil(tokens / PASSAGE_TOKENS), n // QUESTIONS_PER_PASSAGE)
+    if wanted >= 2 and tokens <= context_size // 3:
+        return passages(source, wanted, count_tokens)
+    return [source]
 
 
 def questions_token_budget(n: int) -> int:
@@ -189,11 +211,25 @@ class SummarizationScorer:
             self._question_sets.move_to_end(key)
             log.shared.add("questions")
             return list(self._question_sets[key])
-        value, call = self.judge.generate(
-            "questions", prompts.questions_messages(source, n), question_list(n), questions_token_budget(n)
-        )
-        log.add(call)
-        questions = _unique(value.questions)  # type: ignore[attr-defined]
+        parts = question_passages(source, n, self.judge.count_tokens, self.judge.context_size)
+        if len(parts) == 1:
+            value, call = self.judge.generate(
+                "questions", prompts.questions_messages(source, n), question_list(n), questions_token_budget(n)
+            )
+            log.add(call)
+            questions = _unique(value.questions)  # type: ignore[attr-defined]
+        else:
+            found: list[str] = []
+            for passage in parts:
+                value, call = self.judge.generate(
+                    "questions",
+                    prompts.passage_questions_messages(source, passage, QUESTIONS_PER_PASSAGE),
+                    question_list(QUESTIONS_PER_PASSAGE),
+                    questions_token_budget(QUESTIONS_PER_PASSAGE),
+                )
+                log.add(call)
+                found += value.questions  # type: ignore[attr-defined]
+            questions = _unique(found)
         self._question_sets[key] = questions
         if len(self._question_sets) > _QUESTION_SETS_KEPT:
             self._question_sets.popitem(last=False)

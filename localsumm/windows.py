@@ -103,3 +103,21 @@ def share_questions(windows: list[Window], max_questions: int) -> list[int]:
     for i in by_remainder[: max_questions - sum(counts)]:
         counts[i] += 1
     return counts
+
+
+def passages(text: str, count: int, count_tokens: CountTokens) -> list[str]:
+    """``text`` cut at sentence boundaries into at most ``count`` consecutive passages of about equal tokens.
+
+    Together the passages are the whole text; a passage is never empty.
+    """
+    pieces = [(start, end, count_tokens(text[start:end])) for start, end in spans(text)]
+    total = sum(n for _, _, n in pieces) or 1
+    cuts: list[int] = []
+    seen = 0
+    for i, (_, _, n) in enumerate(pieces[:-1]):
+        seen += n
+        # Cut after the sentence that brings the passage nearest its share of the tokens.
+        if len(cuts) < count - 1 and seen >= total * (len(cuts) + 1) / count - n / 2:
+            cuts.append(i + 1)
+    bounds = [0, *cuts, len(pieces)]
+    return [text[pieces[a][0] : pieces[b - 1][1]] for a, b in zip(bounds, bounds[1:]) if b > a]

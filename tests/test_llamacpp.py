@@ -120,6 +120,22 @@ def test_coverage_never_sees_the_source_on_the_real_path(small_judge):
             assert sentence not in live
 
 
+def test_passage_questions_on_the_real_path_read_the_document_once(small_judge, monkeypatch):
+    from localsumm import scorer
+
+    # The example source is one passage at the real size; smaller passages make it three.
+    monkeypatch.setattr(scorer, "PASSAGE_TOKENS", small_judge.count_tokens(SOURCE) // 3 + 1)
+    calls = []
+    result = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append)
+    asked = [c for c in calls if c.step == "questions"]
+    assert len(asked) == 3
+    assert all("<passage>" in c.prompt and SOURCE in c.prompt for c in asked)
+    # The document is evaluated once; later passages reuse it from the KV cache.
+    assert all(c.reused_prompt_tokens > small_judge.count_tokens(SOURCE) for c in asked[1:])
+    assert result.preprocess_step_result.questions
+    assert all(q.endswith("?") for q in result.preprocess_step_result.questions)
+
+
 def test_the_source_is_read_once_per_evaluation(small_judge):
     calls = []
     create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append)

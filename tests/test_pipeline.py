@@ -182,3 +182,37 @@ def test_prompt_version_is_the_newest_step_version():
     assert prompts.PROMPT_VERSION == max(prompts.STEP_VERSIONS.values(), key=order)
     with pytest.raises(ValueError, match="unknown judge step"):
         prompts.step_version("summarise")
+
+
+def test_a_source_of_several_passages_is_asked_passage_by_passage():
+    from localsumm.scorer import PASSAGE_TOKENS
+
+    # 60 sentences of 8 words: 480 "tokens" (the scripted judge counts words), 3 passages of 160.
+    sentences = [f"Fact {i} says that thing {i} is true." for i in range(60)]
+    source = " ".join(sentences)
+    assert 2 * PASSAGE_TOKENS < len(source.split()) <= 3 * PASSAGE_TOKENS
+    judge = ScriptedJudge(
+        claims=["A claim."],
+        question_sets=[["Is fact 0 true?", "Is fact 1 true?"], ["Is fact 25 true?", "Is fact 0 true?"], ["Is fact 50 true?"]],
+        claim_probabilities=[1.0],
+        question_probabilities=[1.0, 0.0, 1.0, 0.0],
+    )
+    r = create_summarization_scorer(judge).run(input=source, output=SUMMARY)
+    asked = [c.prompt for c in judge.calls if c.step == "questions"]
+    assert len(asked) == 3
+    for i, prompt in enumerate(asked):
+        assert source in prompt  # the whole document, for context
+        passage = prompt.split("<passage>\n", 1)[1].split("\n</passage>", 1)[0]
+        assert sentences[20 * i] in passage and sentences[20 * i - 1 if i else 20] not in passage
+    # In passage order, a repeated question once.
+    assert r.preprocess_step_result.questions == ["Is fact 0 true?", "Is fact 1 true?", "Is fact 25 true?", "Is fact 50 true?"]
+    assert r.coverage_score == 0.5
+
+
+def test_a_short_source_or_a_small_max_questions_asks_the_whole_source():
+    judge = ScriptedJudge(claims=["A claim."], questions=["Is it so?"])
+    long_source = " ".join(f"Fact {i} says that thing {i} is true." for i in range(60))
+    create_summarization_scorer(judge).run(input=SOURCE, output=SUMMARY)
+    create_summarization_scorer(judge, max_questions=5).run(input=long_source, output=SUMMARY)
+    asked = [c.prompt for c in judge.calls if c.step == "questions"]
+    assert len(asked) == 2 and not any("<passage>" in p for p in asked)

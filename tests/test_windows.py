@@ -3,7 +3,7 @@
 import pytest
 
 from localsumm.errors import ContextOverflowError
-from localsumm.windows import Window, share_questions, split_source
+from localsumm.windows import Window, passages, share_questions, split_source
 
 
 def words(text: str) -> int:
@@ -61,3 +61,18 @@ def test_questions_are_shared_in_proportion_to_window_length(sizes, n, expected)
     windows = [Window(i, 0, 0, size, "") for i, size in enumerate(sizes)]
     assert share_questions(windows, n) == expected
     assert sum(share_questions(windows, n)) == n
+
+
+def test_passages_are_consecutive_whole_sentences_of_about_equal_size():
+    source = " ".join(f"Sentence {i} has exactly six words." for i in range(12))
+    parts = passages(source, 3, words)
+    assert "".join(parts) == source
+    assert [words(p) for p in parts] == [24, 24, 24]
+    assert all(p.rstrip().endswith("words.") for p in parts)
+    assert passages(source, 1, words) == [source]
+
+
+def test_a_text_of_fewer_sentences_than_passages_gives_one_passage_per_sentence():
+    parts = passages("One here. Two here.", 5, words)
+    assert [p.strip() for p in parts] == ["One here.", "Two here."] and "".join(parts) == "One here. Two here."
+    assert passages("", 3, words) == []

@@ -22,6 +22,7 @@ class ScriptedJudge:
         *,
         claims: Sequence[str] = (),
         questions: Sequence[str] = (),
+        question_sets: Sequence[Sequence[str]] = (),
         claim_probabilities: Sequence[float] = (),
         question_probabilities: Sequence[float] = (),
         thresholds: Thresholds = Thresholds(),
@@ -31,6 +32,8 @@ class ScriptedJudge:
         self.context_size = context_size
         self._claims = list(claims)
         self._questions = list(questions)
+        # One list per questions call, in order (a source asked passage by passage); then ``questions``.
+        self._question_sets = [list(q) for q in question_sets]
         self._probabilities = {
             "alignment": list(claim_probabilities),
             "coverage": list(question_probabilities),
@@ -48,7 +51,10 @@ class ScriptedJudge:
 
     def generate(self, step: str, messages: Messages, output_type: type[T], max_tokens: int) -> tuple[T, JudgeCall]:
         fields = output_type.model_fields
-        data = {"claims": self._claims} if "claims" in fields else {"questions": self._questions}
+        if "claims" in fields:
+            data = {"claims": self._claims}
+        else:
+            data = {"questions": self._question_sets.pop(0) if self._question_sets else self._questions}
         # Unvalidated on purpose: a script may play a judge that ignores the schema's bounds.
         value = output_type.model_construct(**data)
         return value, self._record(step, messages, value.model_dump_json())
