@@ -58,8 +58,8 @@ Write up to {n} yes/no questions about the most important facts in the document,
 Answer in JSON, for example: {{"questions": ["Did the museum reopen in 1932?", "Was the bridge designed by Anna Berg?"]}}"""
 
 # For a source of several passages, questions are asked passage by passage, the whole
-# document still in view above: the judge spreads its questions over the source, and an
-# edit of one passage can change only that passage's questions.
+# document still in view above: every part of the source gets its share of the questions,
+# and an edit of one part no longer decides which part all of them are about.
 PASSAGE_QUESTIONS_TASK = """\
 Below is one passage of the document. Write {n} yes/no questions about the most important facts stated in this passage, the most important first. Each question asks about one specific fact (who, what, when, where, how many), is answered "yes" by the passage, and makes sense without the document (write names, not pronouns). Do not repeat a fact.
 
