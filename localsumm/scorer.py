@@ -213,23 +213,16 @@ class SummarizationScorer:
             return list(self._question_sets[key])
         parts = question_passages(source, n, self.judge.count_tokens, self.judge.context_size)
         if len(parts) == 1:
-            value, call = self.judge.generate(
-                "questions", prompts.questions_messages(source, n), question_list(n), questions_token_budget(n)
-            )
-            log.add(call)
-            questions = _unique(value.questions)  # type: ignore[attr-defined]
+            asks = [(prompts.questions_messages(source, n), n)]
         else:
-            found: list[str] = []
-            for passage in parts:
-                value, call = self.judge.generate(
-                    "questions",
-                    prompts.passage_questions_messages(source, passage, QUESTIONS_PER_PASSAGE),
-                    question_list(QUESTIONS_PER_PASSAGE),
-                    questions_token_budget(QUESTIONS_PER_PASSAGE),
-                )
-                log.add(call)
-                found += value.questions  # type: ignore[attr-defined]
-            questions = _unique(found)
+            per = QUESTIONS_PER_PASSAGE
+            asks = [(prompts.passage_questions_messages(source, passage, per), per) for passage in parts]
+        found: list[str] = []
+        for messages, k in asks:
+            value, call = self.judge.generate("questions", messages, question_list(k), questions_token_budget(k))
+            log.add(call)
+            found += value.questions  # type: ignore[attr-defined]
+        questions = _unique(found)
         self._question_sets[key] = questions
         if len(self._question_sets) > _QUESTION_SETS_KEPT:
             self._question_sets.popitem(last=False)
