@@ -19,6 +19,7 @@ from typing import Callable
 
 from localsumm import metrics, prompts
 from localsumm.judges import open_judge
+from localsumm.quality import scored
 
 CONTENT_FREE = "N/A"
 
@@ -52,20 +53,19 @@ def main() -> None:
     judge = open_judge(args.model)
     prior: dict[str, float] = {}
     for path in args.results:
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         items = []
-        for row in rows:
-            result = row["localsumm"].get("result")
-            if not result or row.get("label_coverage") is None:
+        for doc, line, ours in scored(lines):
+            if line.get("label_coverage") is None:
                 continue
             pairs = []
-            for verdict in result["analyze_step_result"]["coverage"]:
+            for verdict in ours["result"]["analyze_step_result"]["coverage"]:
                 q = verdict["question"]
                 if q not in prior:
                     prior[q] = judge.yes_probability("coverage", prompts.coverage_messages(CONTENT_FREE, q))[0]
                 pairs.append((verdict["probability"], prior[q]))
             if pairs:
-                items.append((row["meta"]["doc_id"], row["label_coverage"], len(row["summary"].split()), pairs))
+                items.append((doc, line["label_coverage"], len(line["summary"].split()), pairs))
         labels, docs = [i[1] for i in items], [i[0] for i in items]
         p0s = [p0 for i in items for _, p0 in i[3]]
         print(f"{path.name}: {len(items)} items, mean p0 {mean(p0s):.3f}")

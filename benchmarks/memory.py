@@ -4,7 +4,7 @@
 
 Runs `localsumm score` on the bundled example in a child process and reports
 its peak resident set size (ru_maxrss) beside the GGUF file's size: the
-weights are memory-mapped, so the file size is the floor.
+judge holds all its weights in memory, so the file size is the floor.
 
 ``--stages`` instead scores the example in this process and prints where the
 memory goes: resident memory split into file-backed pages (mapped files:

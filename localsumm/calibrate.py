@@ -113,9 +113,6 @@ def coverage_pearson(items: list[LabelledItem], threshold: float) -> float:
     return metrics.pearson([_coverage(i, threshold) for i in items], [i.label_coverage for i in items])
 
 
-MIN_SIDE = 0.05
-
-
 def _best(candidates: set[float], objective, default: float) -> float:
     """The candidate with the best objective; ties go to the one nearest the default."""
     scored = [(objective(t), t) for t in sorted(candidates)]
@@ -124,6 +121,9 @@ def _best(candidates: set[float], objective, default: float) -> float:
         return default
     top = max(v for v, _ in scored)
     return min((t for v, t in scored if v == top), key=lambda t: abs(t - default))
+
+
+MIN_SIDE = 0.05
 
 
 def _candidates(probabilities: list[float]) -> set[float]:
@@ -135,7 +135,10 @@ def _candidates(probabilities: list[float]) -> set[float]:
     coverage 1.0 (no correlation at all).
     """
     ps = sorted(probabilities)
-    low, high = ps[int(len(ps) * MIN_SIDE)] if ps else 0.0, ps[-int(len(ps) * MIN_SIDE) - 1] if ps else 1.0
+    if not ps:
+        return set()
+    margin = int(len(ps) * MIN_SIDE)
+    low, high = ps[margin], ps[-margin - 1]
     distinct = sorted(set(ps))
     return {round((a + b) / 2, 4) for a, b in zip(distinct, distinct[1:]) if low < (a + b) / 2 <= high}
 

@@ -35,7 +35,7 @@ from .result import (
 from .schemas import MAX_CLAIMS, claim_list, question_list
 from .scoring import check_options, compute_scores, questions_to_ask
 from .text import closest_sentence, sentences, shorten
-from .windows import Window, passages, share_questions, split_source
+from .windows import CountTokens, Window, passages, share_questions, split_source
 
 OnCall = Callable[[JudgeCall], None]
 
@@ -67,7 +67,7 @@ PASSAGE_TOKENS = 200
 QUESTIONS_PER_PASSAGE = 3
 
 
-def question_passages(source: str, n: int, count_tokens: Callable[[str], int], context_size: int) -> list[str]:
+def question_passages(source: str, n: int, count_tokens: CountTokens, context_size: int) -> list[str]:
     """The passages whose questions make up a source's set: 2 to n // 3 parts of it, or the whole source.
 
     A source too short for two passages, or longer than a third of the judge's context (each

@@ -202,8 +202,9 @@ def run_speed(data: Path, *, model: str | None = None, items: int = 5, n_threads
 
     llm.eval = timed_eval
     costs = []
+    chosen = first_item_per_source(data, items)
     try:
-        for item in first_item_per_source(data, items):
+        for item in chosen:
             engine[0] = 0.0
             t = time.perf_counter()
             result = scorer.run(input=item["source"], output=item["summary"])
@@ -219,8 +220,8 @@ def run_speed(data: Path, *, model: str | None = None, items: int = 5, n_threads
             ))
     finally:
         llm.eval = eval_
-    constrained, unconstrained, native = _generation_costs(judge, first_item_per_source(data, 1)[0]["summary"])
-    prompt_rate, generation_rate = raw_rates(llm, first_item_per_source(data, 1)[0]["source"])
+    constrained, unconstrained, native = _generation_costs(judge, chosen[0]["summary"])
+    prompt_rate, generation_rate = raw_rates(llm, chosen[0]["source"])
     return SpeedReport(
         model=judge.info.name, threads=getattr(judge, "n_threads", 0), load_seconds=load,
         prompt_rate=prompt_rate, generation_rate=generation_rate, items=costs,

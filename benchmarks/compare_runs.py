@@ -1,0 +1,74 @@
+"""Two `bench quality` results files of the same dataset, compared on the items both scored.
+
+    .venv/bin/python benchmarks/compare_runs.py OLD.jsonl NEW.jsonl [--limit N]
+
+For coverage against the coverage label: Pearson pooled and per document for
+each run, and the change in the pooled Pearson with a 95% interval from a paired
+bootstrap (whole documents resampled, both runs on the same draw). Also the
+questions per source and what generating them cost in each run (sources whose
+questions step was not answered from a cache). ``--limit N`` keeps the first N
+items of the old file, e.g. to match a benchmark run with ``--limit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+import numpy as np
+
+from localsumm import metrics
+from localsumm.quality import scored
+
+
+def load(path: Path) -> dict[str, tuple[str, dict[str, Any], dict[str, Any]]]:
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {line["id"]: (doc, line, ours) for doc, line, ours in scored(lines)}
+
+
+def question_costs(run: dict[str, tuple[str, dict[str, Any], dict[str, Any]]]) -> str:
+    counts = {doc: len(ours["result"]["preprocess_step_result"]["questions"]) for doc, _, ours in run.values()}
+    fresh = [
+        step for _, _, ours in run.values() for step in ours["result"]["provenance"]["steps"]
+        if step["step"] == "questions" and step["cached_calls"] < step["calls"]
+    ]
+    text = f"questions per source {min(counts.values())}-{max(counts.values())} (mean {mean(counts.values()):.1f})"
+    if fresh:
+        text += (f"; generating them, per source ({len(fresh)}): {mean(s['calls'] for s in fresh):.1f} calls, "
+                 f"{mean(s['prompt_tokens'] for s in fresh):.0f} prompt tokens evaluated, "
+                 f"{mean(s['completion_tokens'] for s in fresh):.0f} generated, {mean(s['seconds'] for s in fresh):.1f} s")
+    return text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old", type=Path)
+    parser.add_argument("new", type=Path)
+    parser.add_argument("--limit", type=int, default=None)
+    args = parser.parse_args()
+
+    old, new = load(args.old), load(args.new)
+    ids = [i for i in old if i in new][: args.limit]
+    docs = [old[i][0] for i in ids]
+    labels = np.array([old[i][1]["label_coverage"] for i in ids], float)
+    coverage = {name: np.array([run[i][2]["coverage_score"] for i in ids], float) for name, run in (("old", old), ("new", new))}
+
+    def change(idx: np.ndarray) -> float:
+        return metrics.pearson(coverage["new"][idx], labels[idx]) - metrics.pearson(coverage["old"][idx], labels[idx])
+
+    print(f"{len(ids)} items in both, {len(set(docs))} documents")
+    for name, values in coverage.items():
+        print(f"  {name}: coverage Pearson pooled {metrics.pearson(values, labels):.3f}, "
+              f"per document {metrics.per_document(metrics.pearson, values, labels, docs):.3f}")
+    low, high = metrics.bootstrap_ci(change, len(ids), groups=docs, resamples=2000)
+    print(f"  change in pooled Pearson: {change(np.arange(len(ids))):+.3f} [{low:+.3f}, {high:+.3f}] "
+          "(paired bootstrap, documents resampled, 2,000 draws)")
+    for name, run in (("old", old), ("new", new)):
+        print(f"  {name}: {question_costs({i: run[i] for i in ids})}")
+
+
+if __name__ == "__main__":
+    main()
