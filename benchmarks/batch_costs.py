@@ -9,13 +9,15 @@ source's questions against the mean time of the items that reused them.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import defaultdict
+from pathlib import Path
+
+from localsumm.files import read_jsonl
 
 
 def main(path: str) -> None:
-    lines = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    lines = read_jsonl(Path(path))
     scored = [line for line in lines if line.get("localsumm", {}).get("status") == "scored"]
     per_step: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     first_items: list[float] = []

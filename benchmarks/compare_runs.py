@@ -13,7 +13,6 @@ items of the old file, e.g. to match a benchmark run with ``--limit``.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from statistics import mean
 from typing import Any
@@ -21,11 +20,12 @@ from typing import Any
 import numpy as np
 
 from localsumm import metrics
+from localsumm.files import read_jsonl
 from localsumm.quality import scored
 
 
 def load(path: Path) -> dict[str, tuple[str, dict[str, Any], dict[str, Any]]]:
-    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = read_jsonl(path)
     return {line["id"]: (doc, line, ours) for doc, line, ours in scored(lines)}
 
 

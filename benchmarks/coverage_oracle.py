@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from localsumm import metrics, prompts
+from localsumm.files import read_jsonl
 from localsumm.judges import open_judge
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +45,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     args = parser.parse_args()
 
-    items = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = read_jsonl(args.data)
     items = [i for i in items if i.get("label_coverage") is not None and key_facts(i)][: args.limit]
     judge = open_judge(args.model)
     threshold = judge.info.thresholds.coverage

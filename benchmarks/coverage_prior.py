@@ -12,12 +12,12 @@ coverage as scored and summary length.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from pathlib import Path
 from typing import Callable
 
 from localsumm import metrics, prompts
+from localsumm.files import read_jsonl
 from localsumm.judges import open_judge
 from localsumm.quality import scored
 
@@ -53,7 +53,7 @@ def main() -> None:
     judge = open_judge(args.model)
     prior: dict[str, float] = {}
     for path in args.results:
-        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        lines = read_jsonl(path)
         items = []
         for doc, line, ours in scored(lines):
             if line.get("label_coverage") is None:

@@ -145,6 +145,7 @@ def bench_quality(
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores]."),
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
 ) -> None:
@@ -152,7 +153,9 @@ def bench_quality(
     try:
         from .quality import markdown, run_quality
 
-        figures, written = run_quality(data, out, model=_model(model, base_url, response_format), limit=limit, cache=cache)
+        figures, written = run_quality(
+            data, out, model=_model(model, base_url, response_format), limit=limit, cache=cache, n_threads=threads
+        )
     except LocalsummError as e:
         _fail(e)
         return

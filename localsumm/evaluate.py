@@ -20,6 +20,7 @@ from rich.text import Text
 
 from .batch import ItemResult, Record, done_ids, read_records, run_evals
 from .errors import InputError
+from .files import read_jsonl
 from .judge import Judge
 from .text import printable
 
@@ -135,7 +136,7 @@ def _histogram(values: list[float]) -> str:
 
 
 def _summarise(out: Path, console: Console) -> EvalSummary:
-    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = read_jsonl(out)
     ours = [line.get("localsumm", {}) for line in lines]
     scored = [o for o in ours if o.get("status") == "scored"]
     table = Table(title=f"{out}: {len(lines)} items, {len(scored)} scored")

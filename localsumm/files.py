@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError
 
@@ -34,3 +36,11 @@ def read_text(path: str, what: str) -> str:
             f"{name} is not valid UTF-8: byte 0x{data[e.start]:02x} at line {line} (offset {e.start}); "
             f"convert it to UTF-8"
         ) from None
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The objects of a JSONL file that localsumm wrote or a benchmark reads as given (blank lines skipped).
+
+    Not for the user's input: ``batch.read_records`` reads that, with errors that name the line.
+    """
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import numpy as np
 
 from . import metrics
+from .files import read_jsonl
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -185,14 +186,14 @@ def write_outputs(out_dir: Path, figures: list[Figure], items_by_dataset: dict[s
     return written
 
 
-def open_for_bench(model: "str | Judge | None") -> "Judge":
+def open_for_bench(model: "str | Judge | None", n_threads: int | None = None) -> "Judge":
     from .judge import Judge as JudgeProtocol
 
     if isinstance(model, JudgeProtocol):
         return model
     from .judges import open_judge
 
-    return open_judge(model)
+    return open_judge(model, n_threads=n_threads)
 
 
 def score_datasets(
@@ -208,7 +209,7 @@ def score_datasets(
         dataset = data.name.split(".")[0]
         results = out_dir / f"{dataset}.{judge.info.name}.jsonl"
         evaluate_file(data, results, resume=True, model=judge, limit=limit, cache=cache, console=console)
-        lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
+        lines = read_jsonl(results)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
         lines_by_dataset[dataset] = lines[:limit]
     return lines_by_dataset
@@ -222,9 +223,10 @@ def run_quality(
     limit: int | None = None,
     cache: bool = True,
     console: "Console | None" = None,
+    n_threads: int | None = None,
 ) -> tuple[list[Figure], list[Path]]:
     """Score each dataset (resumable), then measure it against its labels."""
-    judge = open_for_bench(model)
+    judge = open_for_bench(model, n_threads)
     threshold = judge.info.thresholds.alignment
     figures: list[Figure] = []
     items_by_dataset: dict[str, list[Item]] = {}
