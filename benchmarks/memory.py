@@ -1,8 +1,8 @@
 """Peak memory of one evaluation, from the command line, as a user runs it.
 
-    .venv/bin/python benchmarks/memory.py [--model NAME] [--n-ctx N] [--stages]
+    .venv/bin/python benchmarks/memory.py [--model NAME] [--n-ctx N] [--source F --summary F] [--stages]
 
-Runs `localsumm score` on the bundled example in a child process and reports
+Runs `localsumm score` on the bundled example (or the given files) in a child process and reports
 its peak resident set size (ru_maxrss) beside the GGUF file's size: the
 judge holds all its weights in memory, so the file size is the floor.
 
@@ -35,7 +35,7 @@ def _status() -> dict[str, int]:
     return fields
 
 
-def stages(model: str | None, n_ctx: int | None) -> None:
+def stages(model: str | None, n_ctx: int | None, source: Path, summary: Path) -> None:
     mb = lambda n: f"{n / 2**20:,.0f}"
     rows: list[tuple[str, dict[str, int]]] = [("python", _status())]
     import localsumm
@@ -50,7 +50,7 @@ def stages(model: str | None, n_ctx: int | None) -> None:
         judge._grammars.constraint(output_type)  # noqa: SLF001 - measuring the index load on its own
     rows.append(("outlines indexes for the claims and questions schemas loaded", _status()))
     scorer = localsumm.create_summarization_scorer(judge)
-    scorer.run(input=(ROOT / "examples" / "source.txt").read_text(), output=(ROOT / "examples" / "summary.txt").read_text())
+    scorer.run(input=source.read_text(encoding="utf-8"), output=summary.read_text(encoding="utf-8"))
     rows.append(("one evaluation done", _status()))
     print("| after | RSS MiB | file-backed MiB | anonymous MiB | peak RSS MiB |")
     print("|---|---:|---:|---:|---:|")
@@ -64,17 +64,20 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default=None)
     parser.add_argument("--n-ctx", type=int, default=None)
+    # A source of several passages takes the passage path of the questions step (a different grammar).
+    parser.add_argument("--source", type=Path, default=ROOT / "examples" / "source.txt")
+    parser.add_argument("--summary", type=Path, default=ROOT / "examples" / "summary.txt")
     parser.add_argument("--stages", action="store_true")
     args = parser.parse_args()
     if args.stages:
-        return stages(args.model, args.n_ctx)
+        return stages(args.model, args.n_ctx, args.source, args.summary)
 
     from localsumm.registry import resolve_model
 
     resolved = resolve_model(args.model)
     command = [
         sys.executable, "-m", "localsumm.cli", "score", "--json",
-        "--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt"),
+        "--source", str(args.source), "--summary", str(args.summary),
         "--model", args.model or resolved.name,
     ] + (["--n-ctx", str(args.n_ctx)] if args.n_ctx else [])
     start = time.perf_counter()

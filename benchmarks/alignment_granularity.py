@@ -1,0 +1,106 @@
+"""Claim granularity for alignment: the summary's own sentences against the judge's extracted claims.
+
+    LOCALSUMM_CACHE=... .venv/bin/python benchmarks/alignment_granularity.py RESULTS.jsonl... [--model NAME] [--threads N]
+
+For each scored line of `bench quality` results files, the judge is asked the
+scorer's claim-verdict question about every *sentence* of the summary, with the
+same prompt and the same judge-call cache as the scorer (so a later scorer run
+that asks the same questions finds them answered). Then, against the human
+alignment labels, it compares three predictors:
+
+- claims: the scorer's verdicts on the claims it extracted (as scored);
+- sentences: verdicts on the summary's sentences instead;
+- both: claims and sentences together (a sentence an extracted claim smoothed
+  over can still fail).
+
+For each: the fraction supported at the judge's threshold (the alignment
+score's rule) and the weakest probability. Binary labels get ROC-AUC and
+balanced accuracy, graded ones per-document Spearman. Sentence probabilities
+are appended to ``benchmarks/results/`` as they come, so a run resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+from localsumm import metrics, prompts
+from localsumm.files import read_jsonl
+from localsumm.quality import scored
+from localsumm.text import sentences
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def fraction(probabilities: Sequence[float], threshold: float) -> float:
+    return sum(p >= threshold for p in probabilities) / len(probabilities) if probabilities else 0.0
+
+
+def figures(rows: list[dict[str, Any]], threshold: float) -> list[str]:
+    labels = [r["label"] for r in rows]
+    docs = [r["doc"] for r in rows]
+    binary = set(labels) <= {0.0, 1.0}
+    out = []
+    for name in ("claims", "sentences", "both"):
+        ps = [r[name] for r in rows]
+        weakest = [min(p) if p else 0.0 for p in ps]
+        share = [fraction(p, threshold) for p in ps]
+        if binary:
+            auc = metrics.roc_auc(weakest, labels)
+            ba = metrics.balanced_accuracy([w >= threshold for w in weakest], labels)
+            lo, hi = metrics.bootstrap_ci(lambda i: metrics.roc_auc([weakest[j] for j in i], [labels[j] for j in i]), len(rows))
+            out.append(f"| {name} | {auc:.3f} [{lo:.3f}, {hi:.3f}] | {ba:.3f} | "
+                       f"{metrics.per_document(metrics.spearman, share, labels, docs):.3f} |")
+        else:
+            out.append(f"| {name} | {metrics.per_document(metrics.spearman, share, labels, docs):.3f} | "
+                       f"{metrics.per_document(metrics.spearman, weakest, labels, docs):.3f} | "
+                       f"{metrics.spearman(share, labels):.3f} |")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path, nargs="+")
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args()
+
+    from localsumm import create_summarization_scorer
+    from localsumm.scorer import StepLog
+
+    scorer = create_summarization_scorer(args.model, n_threads=args.threads, cache=True)
+    judge, threshold = scorer.judge, scorer.judge.info.thresholds.alignment
+    for path in args.results:
+        out = ROOT / "benchmarks" / "results" / f"sentences.{path.name}"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        done = {row["id"]: row for row in read_jsonl(out)} if out.exists() else {}
+        rows = []
+        with out.open("a", encoding="utf-8") as sink:
+            for doc, line, result in scored(read_jsonl(path)):
+                if line.get("label_alignment") is None:
+                    continue
+                row = done.get(line["id"])
+                if row is None:
+                    said = sentences(line["summary"])
+                    sentence_ps = [scorer.judge_claim(line["source"], s, StepLog()) for s in said]
+                    row = {"id": line["id"], "doc": doc, "label": line["label_alignment"], "sentences": sentence_ps,
+                           "claims": [v["probability"] for v in result["preprocess_step_result"]["alignment"]]}
+                    sink.write(json.dumps(row) + "\n")
+                    sink.flush()
+                row["both"] = row["claims"] + row["sentences"]
+                rows.append(row)
+        print(f"\n{path.name}: {len(rows)} items, judge {judge.info.name}, prompts {prompts.step_version('alignment')}, "
+              f"threshold {threshold:g}")
+        if set(r["label"] for r in rows) <= {0.0, 1.0}:
+            print("| verdicts on | ROC-AUC, weakest probability | balanced accuracy, all supported | "
+                  "Spearman per document, fraction supported |\n|---|---:|---:|---:|")
+        else:
+            print("| verdicts on | Spearman per document, fraction supported | Spearman per document, weakest "
+                  "probability | Spearman pooled, fraction supported |\n|---|---:|---:|---:|")
+        print("\n".join(figures(rows, threshold)))
+
+
+if __name__ == "__main__":
+    main()
