@@ -84,7 +84,7 @@ def main() -> None:
                 row = done.get(line["id"])
                 if row is None:
                     said = sentences(line["summary"])
-                    sentence_ps = [scorer.judge_claim(line["source"], s, StepLog()) for s in said]
+                    sentence_ps = [scorer.judge_claim(line["source"], s, StepLog(None)) for s in said]
                     row = {"id": line["id"], "doc": doc, "label": line["label_alignment"], "sentences": sentence_ps,
                            "claims": [v["probability"] for v in result["preprocess_step_result"]["alignment"]]}
                     sink.write(json.dumps(row) + "\n")
