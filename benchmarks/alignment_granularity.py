@@ -15,8 +15,10 @@ alignment labels, it compares three predictors:
 
 For each: the fraction supported at the judge's threshold (the alignment
 score's rule) and the weakest probability. Binary labels get ROC-AUC and
-balanced accuracy, graded ones per-document Spearman. Sentence probabilities
-are appended to ``benchmarks/results/`` as they come, so a run resumes.
+balanced accuracy, graded ones per-document Spearman; then the change from
+claims to sentences with a paired bootstrap over documents (2,000 draws; a
+document drawn twice counts twice). Sentence probabilities are appended to
+``benchmarks/results/`` as they come, so a run resumes.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
+import numpy as np
 from localsumm import metrics, prompts
 from localsumm.files import read_jsonl
 from localsumm.quality import scored
@@ -60,6 +63,44 @@ def figures(rows: list[dict[str, Any]], threshold: float) -> list[str]:
     return out
 
 
+def paired_change(rows: list[dict[str, Any]], threshold: float) -> list[str]:
+    """sentences minus claims, per-document Spearman (and ROC-AUC for binary labels), 95% over resampled documents."""
+    labels = [r["label"] for r in rows]
+    by_doc: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        by_doc.setdefault(r["doc"], []).append(i)
+    units = list(by_doc.values())
+
+    def per_doc(name: str) -> Callable[[list[int], list[str]], float]:
+        share = [fraction(r[name], threshold) for r in rows]
+        return lambda idx, docs: metrics.per_document(metrics.spearman, [share[i] for i in idx], [labels[i] for i in idx], docs)
+
+    def auc(name: str) -> Callable[[list[int], list[str]], float]:
+        weakest = [min(r[name]) if r[name] else 0.0 for r in rows]
+        return lambda idx, docs: metrics.roc_auc([weakest[i] for i in idx], [labels[i] for i in idx])
+
+    measures = {"Spearman per document, fraction supported": per_doc}
+    if set(labels) <= {0.0, 1.0}:
+        measures["ROC-AUC, weakest probability"] = auc
+    rng = np.random.default_rng(0)
+    draws = [rng.integers(0, len(units), len(units)) for _ in range(2000)]
+    out = []
+    for title, measure in measures.items():
+        new, old = measure("sentences"), measure("claims")
+        everything = list(range(len(rows)))
+        point = new(everything, [r["doc"] for r in rows]) - old(everything, [r["doc"] for r in rows])
+        changes = []
+        for draw in draws:
+            idx = [i for u in draw for i in units[u]]
+            docs = [str(k) for k, u in enumerate(draw) for _ in units[u]]  # a document drawn twice counts twice
+            change = new(idx, docs) - old(idx, docs)
+            if not np.isnan(change):
+                changes.append(change)
+        low, high = np.percentile(changes, [2.5, 97.5])
+        out.append(f"sentences - claims, {title}: {point:+.3f} [{low:+.3f}, {high:+.3f}] (paired, documents resampled)")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path, nargs="+")
@@ -78,7 +119,7 @@ def main() -> None:
         done = {row["id"]: row for row in read_jsonl(out)} if out.exists() else {}
         rows = []
         with out.open("a", encoding="utf-8") as sink:
-            for doc, line, result in scored(read_jsonl(path)):
+            for doc, line, ours in scored(read_jsonl(path)):
                 if line.get("label_alignment") is None:
                     continue
                 row = done.get(line["id"])
@@ -86,7 +127,7 @@ def main() -> None:
                     said = sentences(line["summary"])
                     sentence_ps = [scorer.judge_claim(line["source"], s, StepLog(None)) for s in said]
                     row = {"id": line["id"], "doc": doc, "label": line["label_alignment"], "sentences": sentence_ps,
-                           "claims": [v["probability"] for v in result["preprocess_step_result"]["alignment"]]}
+                           "claims": [v["probability"] for v in ours["result"]["preprocess_step_result"]["alignment"]]}
                     sink.write(json.dumps(row) + "\n")
                     sink.flush()
                 row["both"] = row["claims"] + row["sentences"]
@@ -100,6 +141,7 @@ def main() -> None:
             print("| verdicts on | Spearman per document, fraction supported | Spearman per document, weakest "
                   "probability | Spearman pooled, fraction supported |\n|---|---:|---:|---:|")
         print("\n".join(figures(rows, threshold)))
+        print("\n".join(paired_change(rows, threshold)))
 
 
 if __name__ == "__main__":

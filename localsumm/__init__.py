@@ -41,6 +41,7 @@ def create_summarization_scorer(
     source_extractor: "SourceExtractor | None" = None,
     max_questions: int = 10,
     scale: float = 1,
+    claims: str = "sentences",
     n_ctx: int | None = None,
     n_threads: int | None = None,
     seed: int | None = None,
@@ -54,6 +55,10 @@ def create_summarization_scorer(
     file, a judge object implementing :class:`Judge`, or None for the default
     judge. Options are checked before the model is loaded.
 
+    ``claims`` is what alignment judges: ``"sentences"`` (the summary's own
+    sentences, as written; the default) or ``"extracted"`` (atomic claims the
+    judge lists from the summary, as the reference scorer does).
+
     ``cache=True`` (or a path to a SQLite file) keeps every judge answer on disk,
     keyed by model sha256, prompt version, prompt and sampling settings, so a
     rerun is answered from the cache; results count the cached calls per step.
@@ -62,10 +67,11 @@ def create_summarization_scorer(
     endpoint at ``base_url`` (``response_format``: "json_schema", or "json_object"
     for llama-cpp-python's server); its answers are never cached.
     """
-    from .scorer import SummarizationScorer
+    from .scorer import SummarizationScorer, check_claims
     from .scoring import check_options
 
     check_options(max_questions=max_questions, scale=scale)
+    check_claims(claims)
     if isinstance(model, Judge):
         judge = model
     else:
@@ -81,5 +87,5 @@ def create_summarization_scorer(
 
         judge = CachedJudge(judge, JudgeCallCache(None if cache is True else Path(cache)))
     return SummarizationScorer(
-        judge, source=source, source_extractor=source_extractor, max_questions=max_questions, scale=scale
+        judge, source=source, source_extractor=source_extractor, max_questions=max_questions, scale=scale, claims=claims
     )

@@ -33,13 +33,15 @@ class Agreement:
     mean_score: tuple[float, float]
 
 
-def run_agree(data: Path, first: Judge, second: Judge, *, limit: int | None = None, max_questions: int = 10) -> Agreement:
+def run_agree(
+    data: Path, first: Judge, second: Judge, *, limit: int | None = None, max_questions: int = 10, claims: str = "sentences"
+) -> Agreement:
     from . import create_summarization_scorer
 
     records = [r for r in read_records(data) if r.error is None][:limit]
     if not records:
         raise InputError(f"{data}: no usable records")
-    scorers = [create_summarization_scorer(j, max_questions=max_questions) for j in (first, second)]
+    scorers = [create_summarization_scorer(j, max_questions=max_questions, claims=claims) for j in (first, second)]
     scores: tuple[list[float], list[float]] = ([], [])
     seconds = [0.0, 0.0]
     claims_a: list[bool] = []

@@ -33,6 +33,10 @@ _BASE_URL = typer.Option(None, "--base-url", help="With --model openai:NAME: the
 _RESPONSE_FORMAT = typer.Option(
     "json_schema", "--response-format", help="With --model openai:NAME: json_schema (OpenAI), or json_object (llama-cpp-python's server)."
 )
+_CLAIMS = typer.Option(
+    "sentences", "--claims",
+    help="What alignment judges: the summary's 'sentences' as written, or the claims the judge 'extracted' from it.",
+)
 
 
 def _model(model: str | None, base_url: str | None, response_format: str, n_ctx: int | None = None) -> "str | Judge | None":
@@ -56,6 +60,7 @@ def score(
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file [default: the default judge]."),
     max_questions: int = typer.Option(10, "--max-questions", help="Cap on coverage questions."),
     scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
+    claims: str = _CLAIMS,
     as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
     camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
@@ -76,7 +81,8 @@ def score(
         from . import create_summarization_scorer
 
         scorer = create_summarization_scorer(
-            _model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale, n_ctx=n_ctx, n_threads=threads
+            _model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale, claims=claims, n_ctx=n_ctx,
+            n_threads=threads,
         )
         with _trace_writer(trace) as on_call:
             result = scorer.run(input=source_text, output=summary_text, on_call=on_call)
@@ -99,6 +105,7 @@ def eval_(
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
     max_questions: int = typer.Option(10, "--max-questions"),
     scale: float = typer.Option(1.0, "--scale"),
+    claims: str = _CLAIMS,
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
     threads: Optional[int] = typer.Option(None, "--threads"),
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx"),
@@ -112,7 +119,7 @@ def eval_(
 
         summary = evaluate_file(
             data, out, resume=resume, model=_model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale,
-            n_ctx=n_ctx, n_threads=threads, cache=cache,
+            claims=claims, n_ctx=n_ctx, n_threads=threads, cache=cache,
         )
     except LocalsummError as e:
         _fail(e)
@@ -145,6 +152,7 @@ def bench_quality(
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
+    claims: str = _CLAIMS,
     threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores]."),
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
@@ -154,7 +162,8 @@ def bench_quality(
         from .quality import markdown, run_quality
 
         figures, written = run_quality(
-            data, out, model=_model(model, base_url, response_format), limit=limit, cache=cache, n_threads=threads
+            data, out, model=_model(model, base_url, response_format), limit=limit, cache=cache, n_threads=threads,
+            claims=claims,
         )
     except LocalsummError as e:
         _fail(e)
@@ -191,6 +200,7 @@ def bench_agree(
     judges: list[str] = typer.Option(..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."),
     data: Path = typer.Option(..., "--data", help="JSONL or CSV with source and summary."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N items."),
+    claims: str = _CLAIMS,
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
 ) -> None:
@@ -200,9 +210,11 @@ def bench_agree(
             raise ConfigError(f"give exactly two --judge options, got {len(judges)}")
         from .agree import markdown, run_agree
         from .quality import open_for_bench
+        from .scorer import check_claims
 
+        check_claims(claims)  # before two judges load
         first, second = (open_for_bench(_model(j, base_url, response_format)) for j in judges)
-        typer.echo(markdown(run_agree(data, first, second, limit=limit)))
+        typer.echo(markdown(run_agree(data, first, second, limit=limit, claims=claims)))
     except LocalsummError as e:
         _fail(e)
 

@@ -58,6 +58,7 @@ def evaluate_file(
     model: "str | Judge | None" = None,
     max_questions: int = 10,
     scale: float = 1,
+    claims: str = "sentences",
     n_ctx: int | None = None,
     n_threads: int | None = None,
     cache: bool = False,
@@ -83,7 +84,7 @@ def evaluate_file(
     from . import create_summarization_scorer
 
     scorer = create_summarization_scorer(
-        model, max_questions=max_questions, scale=scale, n_ctx=n_ctx, n_threads=n_threads, cache=cache
+        model, max_questions=max_questions, scale=scale, claims=claims, n_ctx=n_ctx, n_threads=n_threads, cache=cache
     ) if valid else None
 
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -198,7 +198,7 @@ def open_for_bench(model: "str | Judge | None", n_threads: int | None = None) ->
 
 def score_datasets(
     data_files: list[Path], out_dir: Path, judge: "Judge", *, limit: int | None = None, cache: bool = True,
-    console: "Console | None" = None,
+    console: "Console | None" = None, claims: str = "sentences",
 ) -> dict[str, list[dict[str, Any]]]:
     """Each dataset scored into ``out_dir/<dataset>.<judge>.jsonl`` (resumable); its lines, by dataset."""
     from .evaluate import evaluate_file
@@ -208,7 +208,7 @@ def score_datasets(
     for data in data_files:
         dataset = data.name.split(".")[0]
         results = out_dir / f"{dataset}.{judge.info.name}.jsonl"
-        evaluate_file(data, results, resume=True, model=judge, limit=limit, cache=cache, console=console)
+        evaluate_file(data, results, resume=True, model=judge, limit=limit, cache=cache, console=console, claims=claims)
         lines = read_jsonl(results)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
         lines_by_dataset[dataset] = lines[:limit]
@@ -224,13 +224,19 @@ def run_quality(
     cache: bool = True,
     console: "Console | None" = None,
     n_threads: int | None = None,
+    claims: str = "sentences",
 ) -> tuple[list[Figure], list[Path]]:
     """Score each dataset (resumable), then measure it against its labels."""
+    from .scorer import check_claims
+
+    check_claims(claims)  # before the judge loads
     judge = open_for_bench(model, n_threads)
     threshold = judge.info.thresholds.alignment
     figures: list[Figure] = []
     items_by_dataset: dict[str, list[Item]] = {}
-    for dataset, lines in score_datasets(data_files, out_dir, judge, limit=limit, cache=cache, console=console).items():
+    for dataset, lines in score_datasets(
+        data_files, out_dir, judge, limit=limit, cache=cache, console=console, claims=claims
+    ).items():
         items_by_dataset[dataset] = items_from_results(lines)
         figures += dataset_figures(dataset, items_by_dataset[dataset], threshold)
     return figures, write_outputs(out_dir, figures, items_by_dataset, threshold)

@@ -78,6 +78,9 @@ class Provenance(_Model):
     thresholds: dict[str, float]
     max_questions: int
     scale: float
+    claims: str = "extracted"
+    """What alignment judged: the summary's "sentences", or the claims the judge "extracted" (results
+    written before the choice existed were extracted)."""
     steps: list[StepStats]
     shared_steps: list[str] = []
     """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""

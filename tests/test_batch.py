@@ -26,7 +26,7 @@ def scripted(n_items: int, claim_p: float = 0.9, question_p: float = 0.9) -> Scr
 
 
 def test_run_evals_averages_per_scorer_and_reports_failures_apart():
-    scorer = create_summarization_scorer(scripted(3))
+    scorer = create_summarization_scorer(scripted(3), claims="extracted")
     seen = []
     data = [
         {"id": "a", "input": SOURCE, "output": SUMMARY},
@@ -42,7 +42,7 @@ def test_run_evals_averages_per_scorer_and_reports_failures_apart():
 
 
 def test_run_evals_calls_the_target_for_items_without_output():
-    scorer = create_summarization_scorer(scripted(1))
+    scorer = create_summarization_scorer(scripted(1), claims="extracted")
     run = run_evals([{"input": SOURCE}], [scorer], target=lambda source: SUMMARY)
     assert run.items[0].output == SUMMARY and run.scores["summarization"] == 1.0
 

@@ -34,7 +34,7 @@ def test_score_json_and_trace(tmp_path):
     assert len(lines) == sum(s["calls"] for s in result["provenance"]["steps"])
     for line in lines:
         assert {"step", "prompt", "output", "prompt_tokens", "completion_tokens", "seconds"} <= line.keys()
-    assert {line["step"] for line in lines} >= {"claims", "questions", "coverage"}
+    assert {line["step"] for line in lines} == {"questions", "alignment", "coverage"}  # sentences: nothing extracted
     # The audit trail shows coverage never saw the source.
     assert all("Burlington" not in line["prompt"] for line in lines if line["step"] == "coverage")
 
@@ -120,7 +120,10 @@ def test_registry_file_with_wrong_sha256_is_refused(tmp_path):
     assert_clean_error(done, 4, "refusing to load", "sha256")
 
 
-@pytest.mark.parametrize("args, needle", [(["--max-questions", "0"], "max_questions"), (["--scale", "0"], "scale")])
+@pytest.mark.parametrize(
+    "args, needle",
+    [(["--max-questions", "0"], "max_questions"), (["--scale", "0"], "scale"), (["--claims", "words"], "sentences, extracted")],
+)
 def test_bad_options_are_clear_errors(args, needle):
     done = run_cli("score", *EXAMPLE, *SMALL, *args)
     assert_clean_error(done, 2, needle)

@@ -35,7 +35,10 @@ def test_end_to_end_on_a_real_gguf(small_judge):
     assert prov.model_sha256 == get_spec("smollm2-135m").sha256
     assert prov.model_path.endswith(".gguf")
     assert prov.prompt_version == prompts.PROMPT_VERSION
-    assert [s.step for s in prov.steps][:2] == ["claims", "questions"]
+    # By default alignment judges the summary's own sentences: nothing is generated for them.
+    assert prov.claims == "sentences"
+    assert [s.step for s in prov.steps] == ["questions", "alignment", "coverage"]
+    assert [v.claim for v in result.preprocess_step_result.alignment] == sentences(SUMMARY)
     assert all(s.seconds > 0 and s.prompt_tokens > 0 for s in prov.steps)
     assert 0 <= result.score <= 1
     for verdict in result.preprocess_step_result.alignment:
@@ -45,6 +48,19 @@ def test_end_to_end_on_a_real_gguf(small_judge):
     # Every call is in the audit trail, with the complete templated prompt.
     assert len(calls) == sum(s.calls for s in prov.steps)
     assert all("<|im_start|>" in c.prompt for c in calls)
+
+
+def test_extracted_claims_on_a_real_gguf(small_judge):
+    calls = []
+    result = create_summarization_scorer(small_judge, claims="extracted").run(input=SOURCE, output=SUMMARY, on_call=calls.append)
+    assert result.provenance.claims == "extracted"
+    assert [s.step for s in result.provenance.steps] == ["claims", "questions", "alignment", "coverage"]
+    extraction = next(c for c in calls if c.step == "claims")
+    # The judged claims are the ones the judge listed, from the summary alone.
+    listed = [c.strip() for c in json.loads(extraction.output)["claims"]]
+    judged = [v.claim for v in result.preprocess_step_result.alignment]
+    assert judged and all(claim in listed for claim in judged)
+    assert SOURCE not in extraction.prompt and SUMMARY.strip() in extraction.prompt
 
 
 def test_constraint_is_active_on_a_model_that_does_not_write_json_unasked(small_judge):

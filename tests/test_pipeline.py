@@ -16,8 +16,9 @@ SUMMARY = "Founded in 1995 by John Smith, the company is based in Portland."
 
 
 def scorer(**judge_kwargs):
+    """A scorer on a scripted judge; the scripted claims are the judge's extracted claims."""
     judge = ScriptedJudge(**judge_kwargs)
-    return create_summarization_scorer(judge), judge
+    return create_summarization_scorer(judge, claims="extracted"), judge
 
 
 def test_full_result_with_an_unsupported_claim():
@@ -102,6 +103,20 @@ def test_coverage_prompts_never_contain_the_source():
     assert all(SOURCE in c.prompt for c in judge.calls if c.step in ("questions", "alignment"))
 
 
+def test_alignment_judges_the_summary_sentences_by_default():
+    judge = ScriptedJudge(questions=["Was it founded in 1995?"], claim_probabilities=[0.9, 0.2], question_probabilities=[0.9])
+    summary = "Founded in 1995 by John Smith, the company grew. It is based in Portland."
+    r = create_summarization_scorer(judge).run(input=SOURCE, output=summary)
+    assert "claims" not in {c.step for c in judge.calls}  # nothing generated for them
+    assert [v.claim for v in r.preprocess_step_result.alignment] == [
+        "Founded in 1995 by John Smith, the company grew.", "It is based in Portland."
+    ]
+    assert [v.supported for v in r.preprocess_step_result.alignment] == [True, False]
+    assert r.alignment_score == 0.5 and r.provenance.claims == "sentences"
+    verdicts = [c.prompt for c in judge.calls if c.step == "alignment"]
+    assert all(SOURCE in p for p in verdicts) and "It is based in Portland." in verdicts[1]
+
+
 def test_only_max_questions_are_asked():
     s = create_summarization_scorer(
         ScriptedJudge(claims=["A claim."], questions=[f"Question number {i}?" for i in range(5)],
@@ -131,7 +146,7 @@ def test_a_long_source_is_judged_in_windows():
         question_probabilities=[1.0] * 10,
         context_size=424 + 250,
     )
-    r = create_summarization_scorer(judge, max_questions=4).run(input=source, output=SUMMARY)
+    r = create_summarization_scorer(judge, max_questions=4, claims="extracted").run(input=source, output=SUMMARY)
     windows = r.provenance.source_windows
     assert windows is not None and len(windows) == 3
     assert windows[0].start == 0 and windows[-1].end == len(source)
@@ -197,7 +212,7 @@ def test_a_source_of_several_passages_is_asked_passage_by_passage():
         claim_probabilities=[1.0],
         question_probabilities=[1.0, 0.0, 1.0, 0.0],
     )
-    r = create_summarization_scorer(judge).run(input=source, output=SUMMARY)
+    r = create_summarization_scorer(judge, claims="extracted").run(input=source, output=SUMMARY)
     asked = [c.prompt for c in judge.calls if c.step == "questions"]
     assert len(asked) == 3
     for i, prompt in enumerate(asked):
@@ -212,7 +227,7 @@ def test_a_source_of_several_passages_is_asked_passage_by_passage():
 def test_a_short_source_or_a_small_max_questions_asks_the_whole_source():
     judge = ScriptedJudge(claims=["A claim."], questions=["Is it so?"])
     long_source = " ".join(f"Fact {i} says that thing {i} is true." for i in range(60))
-    create_summarization_scorer(judge).run(input=SOURCE, output=SUMMARY)
-    create_summarization_scorer(judge, max_questions=5).run(input=long_source, output=SUMMARY)
+    create_summarization_scorer(judge, claims="extracted").run(input=SOURCE, output=SUMMARY)
+    create_summarization_scorer(judge, max_questions=5, claims="extracted").run(input=long_source, output=SUMMARY)
     asked = [c.prompt for c in judge.calls if c.step == "questions"]
     assert len(asked) == 2 and not any("<passage>" in p for p in asked)

@@ -32,7 +32,7 @@ def test_figures_follow_a_judge_that_agrees_with_the_labels(tmp_path):
         # Coverage rises with the coverage label: k of 4 questions answered.
         question_probabilities=[p for r in rows for p in [1.0] * int(r["label_coverage"] * 4) + [0.0] * (4 - int(r["label_coverage"] * 4))],
     )
-    figures, written = run_quality([data], tmp_path / "out", model=judge)
+    figures, written = run_quality([data], tmp_path / "out", model=judge, claims="extracted")
     by = {(f.label, f.predictor, f.measure): f for f in figures}
     assert by[("label_alignment", "weakest claim probability", "ROC-AUC")].value == pytest.approx(1.0)
     assert by[("label_alignment", "all claims supported (threshold 0.5)", "balanced accuracy")].value == pytest.approx(1.0)
@@ -73,7 +73,7 @@ def test_agreement_of_two_judges_on_the_same_claims_and_questions(tmp_path):
     # Per item, judge A rules on its own claims; B rules on its own, then on A's (its second batch).
     a = ScriptedJudge(**common, claim_probabilities=[0.9, 0.1] * 2, question_probabilities=[0.9, 0.1] * 2)
     b = ScriptedJudge(**common, claim_probabilities=[0.9, 0.1, 0.9, 0.1] * 2, question_probabilities=[0.9, 0.1, 0.1, 0.9] * 2)
-    agreement = run_agree(data, a, b)
+    agreement = run_agree(data, a, b, claims="extracted")
     assert (agreement.items, agreement.claims, agreement.questions) == (2, 4, 4)
     assert agreement.kappa_claims == pytest.approx(1.0)
     assert agreement.kappa_questions == pytest.approx(-1.0)

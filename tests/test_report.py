@@ -46,7 +46,7 @@ def results(tmp_path):
         claim_probabilities=[0.93, 0.07] * 2, question_probabilities=[0.91, 0.12] * 2,
     )
     out = tmp_path / "results.jsonl"
-    evaluate_file(data, out, model=judge)
+    evaluate_file(data, out, model=judge, claims="extracted")
     return out
 
 
