@@ -78,6 +78,8 @@ def evaluate_file(
             record.error = f"{data}: line {record.line} repeats id {record.id} (first on line {first_line[record.id]})"
         first_line.setdefault(record.id, record.line)
     done = done_ids(out) if resume else set()
+    if done:
+        _check_same_claims(out, claims)
     todo = [r for r in records if r.id not in done]
     valid = [r for r in todo if r.error is None]
 
@@ -112,6 +114,19 @@ def evaluate_file(
         if scorer is not None:
             run_evals(({"id": r.id, "input": r.input, "output": r.output} for r in valid), [scorer], on_item_complete=finished)
     return _summarise(out, console)
+
+
+def _check_same_claims(out: Path, claims: str) -> None:
+    """A resumed file must not mix claim units: its figures would describe neither."""
+    for line in read_jsonl(out):
+        result = (line.get("localsumm") or {}).get("result") or {}
+        # Results written before the choice existed judged extracted claims.
+        earlier = (result.get("provenance") or {}).get("claims", "extracted") if result else claims
+        if earlier != claims:
+            raise InputError(
+                f"{out} holds results whose claims are {earlier!r} (item {line.get('id')}); resume it with "
+                f"--claims {earlier}, or give --claims {claims} its own --out"
+            )
 
 
 def _progress(console: Console) -> Progress:

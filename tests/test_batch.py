@@ -12,6 +12,7 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.batch import done_ids, read_records, run_evals
+from localsumm.errors import InputError
 from localsumm.evaluate import evaluate_file
 from localsumm.judges.scripted import ScriptedJudge
 
@@ -86,6 +87,19 @@ def test_eval_file_writes_every_record_once_and_resumes(tmp_path):
     evaluate_file(data, out, resume=True, model=scripted(10))
     again = [json.loads(l) for l in out.read_text().splitlines()]
     assert sorted(l["id"] for l in again) == sorted(l["id"] for l in lines)
+
+
+def test_resume_refuses_to_mix_claim_units(tmp_path):
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"id": f"i{n}", "source": SOURCE, "summary": SUMMARY}) + "\n" for n in range(2)))
+    out = tmp_path / "out.jsonl"
+    evaluate_file(data, out, model=scripted(10), limit=1)
+    before = out.read_text()
+    with pytest.raises(InputError, match="claims are 'sentences'.*--claims sentences"):
+        evaluate_file(data, out, resume=True, model=scripted(10), claims="extracted")
+    assert out.read_text() == before
+    evaluate_file(data, out, resume=True, model=scripted(10))  # the same unit resumes
+    assert len(out.read_text().splitlines()) == 2
 
 
 def test_eval_refuses_to_overwrite_results_without_resume(tmp_path):
