@@ -55,6 +55,7 @@ def check_claims(claims: str) -> None:
     if claims not in CLAIM_UNITS:
         raise ConfigError(f"claims must be one of {', '.join(CLAIM_UNITS)}; got {claims!r}")
 
+
 # Room the source prompts need beside the source: instructions, chat template and the answer.
 _PROMPT_OVERHEAD_TOKENS = 64
 # Below this, a window holds too little of the source for questions or verdicts to mean anything.
