@@ -11,7 +11,9 @@ alignment labels, it compares three predictors:
 - claims: the scorer's verdicts on the claims it extracted (as scored);
 - sentences: verdicts on the summary's sentences instead;
 - both: claims and sentences together (a sentence an extracted claim smoothed
-  over can still fail).
+  over can still fail);
+- gated: each claim, counted supported only when its summary sentence (the
+  one sharing most content words with it) is supported too.
 
 For each: the fraction supported at the judge's threshold (the alignment
 score's rule) and the weakest probability. Binary labels get ROC-AUC and
@@ -32,7 +34,7 @@ import numpy as np
 from localsumm import metrics, prompts
 from localsumm.files import read_jsonl
 from localsumm.quality import scored
-from localsumm.text import sentences
+from localsumm.text import closest_sentence, sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +48,7 @@ def figures(rows: list[dict[str, Any]], threshold: float) -> list[str]:
     docs = [r["doc"] for r in rows]
     binary = set(labels) <= {0.0, 1.0}
     out = []
-    for name in ("claims", "sentences", "both"):
+    for name in ("claims", "sentences", "both", "gated"):
         ps = [r[name] for r in rows]
         weakest = [min(p) if p else 0.0 for p in ps]
         share = [fraction(p, threshold) for p in ps]
@@ -61,6 +63,14 @@ def figures(rows: list[dict[str, Any]], threshold: float) -> list[str]:
                        f"{metrics.per_document(metrics.spearman, weakest, labels, docs):.3f} | "
                        f"{metrics.spearman(share, labels):.3f} |")
     return out
+
+
+def gated(verdicts: list[dict[str, Any]], said: list[str], sentence_ps: list[float]) -> list[float]:
+    """Each claim's probability, capped by that of the summary sentence it came from."""
+    if not said:
+        return [v["probability"] for v in verdicts]
+    owner = [said.index(found[0]) if (found := closest_sentence(v["claim"], said)) else 0 for v in verdicts]
+    return [min(v["probability"], sentence_ps[i]) for v, i in zip(verdicts, owner)]
 
 
 def paired_change(rows: list[dict[str, Any]], threshold: float) -> list[str]:
@@ -122,15 +132,17 @@ def main() -> None:
             for doc, line, ours in scored(read_jsonl(path)):
                 if line.get("label_alignment") is None:
                     continue
+                said = sentences(line["summary"])
+                verdicts = ours["result"]["preprocess_step_result"]["alignment"]
                 row = done.get(line["id"])
                 if row is None:
-                    said = sentences(line["summary"])
                     sentence_ps = [scorer.judge_claim(line["source"], s, StepLog(None)) for s in said]
                     row = {"id": line["id"], "doc": doc, "label": line["label_alignment"], "sentences": sentence_ps,
-                           "claims": [v["probability"] for v in ours["result"]["preprocess_step_result"]["alignment"]]}
+                           "claims": [v["probability"] for v in verdicts]}
                     sink.write(json.dumps(row) + "\n")
                     sink.flush()
                 row["both"] = row["claims"] + row["sentences"]
+                row["gated"] = gated(verdicts, said, row["sentences"])
                 rows.append(row)
         print(f"\n{path.name}: {len(rows)} items, judge {judge.info.name}, prompts {prompts.step_version('alignment')}, "
               f"threshold {threshold:g}")

@@ -41,9 +41,9 @@ def main() -> None:
         parts = question_passages(item["source"], 10, judge.count_tokens, judge.context_size)
         if doc in seen or len(parts) < 2:
             continue
-        seen.add(doc)
-        if len(seen) > args.docs:
+        if len(seen) == args.docs:
             break
+        seen.add(doc)
         found = set()
         for i, passage in enumerate(parts):
             messages = prompts.passage_questions_messages(item["source"], passage, QUESTIONS_PER_PASSAGE)

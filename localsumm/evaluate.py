@@ -119,9 +119,11 @@ def evaluate_file(
 def _check_same_claims(out: Path, claims: str) -> None:
     """A resumed file must not mix claim units: its figures would describe neither."""
     for line in read_jsonl(out):
-        result = (line.get("localsumm") or {}).get("result") or {}
+        result = (line.get("localsumm") or {}).get("result")
+        if not result:  # a failed or skipped item judged nothing
+            continue
         # Results written before the choice existed judged extracted claims.
-        earlier = (result.get("provenance") or {}).get("claims", "extracted") if result else claims
+        earlier = result["provenance"].get("claims", "extracted")
         if earlier != claims:
             raise InputError(
                 f"{out} holds results whose claims are {earlier!r} (item {line.get('id')}); resume it with "

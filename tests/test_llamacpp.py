@@ -163,6 +163,14 @@ def test_the_source_is_read_once_per_evaluation(small_judge):
         assert call.prompt_tokens < source_tokens / 2
 
 
+def test_same_result_at_one_thread_as_at_two():
+    # bench quality --threads 1 runs datasets side by side and reuses caches filled at two threads.
+    from .conftest import _judge
+
+    one, two = (create_summarization_scorer(_judge(SMALL, n_threads=n)).run(input=SOURCE, output=SUMMARY) for n in (1, 2))
+    assert without_costs(one) == without_costs(two)
+
+
 def test_same_input_same_result_whatever_was_scored_before(small_judge):
     first = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY)
     # Leave the engine's KV cache in another state, then score again with a fresh scorer.
