@@ -20,7 +20,6 @@ Spearman for graded ones). Per-token values are stored in
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import Any, Callable
@@ -29,7 +28,7 @@ import numpy as np
 from localsumm import metrics, prompts
 from localsumm.files import read_jsonl
 
-from verdict_prompts import doc_id, held_out_accuracy
+from verdict_prompts import arguments, doc_id, held_out_accuracy
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -172,14 +171,7 @@ def report(data: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path)
-    parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--part", default="1/1")
-    parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--report", action="store_true", help="only report what earlier runs stored")
-    args = parser.parse_args()
+    args = arguments(__doc__.splitlines()[0]).parse_args()
     if not args.report:
         run(args.data, args.limit, args.part, args.threads, args.model)
     report(args.data)

@@ -291,15 +291,21 @@ def _needs(name: str) -> Sequence[str]:
     return list(probe)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description: str) -> argparse.ArgumentParser:
+    """The options this script shares with ``likelihood_alignment.py``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("data", type=Path)
     parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--part", default="1/1")
+    parser.add_argument("--part", default="1/1", help="I/N: every N-th document from the I-th")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--model", default=None)
-    parser.add_argument("--calls", default=",".join(CALLS))
     parser.add_argument("--report", action="store_true", help="only report what earlier runs stored")
+    return parser
+
+
+def main() -> None:
+    parser = arguments(__doc__.splitlines()[0])
+    parser.add_argument("--calls", default=",".join(CALLS))
     args = parser.parse_args()
     if not args.report:
         run(args.data, args.limit, args.part, args.threads, args.calls.split(","), args.model)
