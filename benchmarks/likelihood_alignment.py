@@ -51,7 +51,7 @@ class Reader:
 
     def answer_logprobs(self, user: str, answer: str) -> tuple[list[str], list[float]]:
         prompt = self.format(messages=[{"role": "user", "content": user}]).prompt
-        head = self.llm.tokenize(prompt.encode(), add_bos=False, special=True)
+        head = self.llm.tokenize(prompt.encode(), add_bos=True, special=True)  # BOS only where the model wants one
         body = self.llm.tokenize(answer.encode(), add_bos=False, special=False)
         tokens = head + body
         live = list(self.llm.input_ids[: self.llm.n_tokens])

@@ -42,7 +42,7 @@ import hashlib
 import json
 import math
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 from localsumm import metrics, prompts
@@ -203,6 +203,15 @@ def predictions(rows: list[dict[str, Any]], name: str) -> list[list[float]]:
     return [[per({c: ps[i] for c, ps in r["p"].items()}) for i in range(len(r["sentences"]))] for r in rows]
 
 
+def _computable(rows: list[dict[str, Any]], name: str) -> bool:
+    """Whether every row holds the calls this predictor reads (runs may have asked only some)."""
+    try:
+        predictions(rows, name)
+    except KeyError:
+        return False
+    return True
+
+
 def measures(binary: bool) -> dict[str, Callable[[list[list[float]], list[float], list[str]], float]]:
     def weakest(ps: list[list[float]]) -> list[float]:
         return [min(p, default=0.0) for p in ps]
@@ -242,9 +251,8 @@ def held_out_accuracy(scores: list[float], labels: list[float], docs: list[str])
 
 def report(data: Path) -> None:
     rows = load(data)
-    calls = set.intersection(*(set(r["p"]) for r in rows)) if rows else set()
-    names = [n for n in PREDICTORS if all(c in calls for c in _needs(n))]
     rows = [r for r in rows if r["sentences"]]
+    names = [n for n in PREDICTORS if _computable(rows, n)]
     labels = [float(r["label"]) for r in rows]
     docs = [r["doc"] for r in rows]
     binary = set(labels) <= {0.0, 1.0}
@@ -277,18 +285,6 @@ def report(data: Path) -> None:
                 changes.append(change)
         low, high = np.percentile(changes, [2.5, 97.5])
         print(f"- {name}: {point:+.3f} [{low:+.3f}, {high:+.3f}]")
-
-
-def _needs(name: str) -> Sequence[str]:
-    probe: dict[str, float] = {}
-
-    class Recorder(dict):  # type: ignore[type-arg]
-        def __getitem__(self, key: str) -> float:
-            probe[key] = 0.5
-            return 0.5
-
-    PREDICTORS[name](Recorder())
-    return list(probe)
 
 
 def arguments(description: str) -> argparse.ArgumentParser:
