@@ -28,10 +28,8 @@ import numpy as np
 from localsumm import metrics, prompts
 from localsumm.files import read_jsonl
 
-from verdict_prompts import arguments, doc_id, held_out_accuracy
+from verdict_prompts import RESULTS, arguments, doc_id, held_out_accuracy, labelled_part, stored
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results"
 ASK = "Summarize the following document in a few sentences."
 ASK_PLAIN = "Write a short summary of a document."
 
@@ -73,14 +71,10 @@ def out_path(data: Path, part: str) -> Path:
 def run(data: Path, limit: int | None, part: str, threads: int | None, model: str | None) -> None:
     from localsumm.registry import resolve_model
 
-    lines = [line for line in read_jsonl(data) if line.get("label_alignment") is not None][:limit]
-    docs = list(dict.fromkeys(doc_id(line) for line in lines))
-    index, count = (int(x) for x in part.split("/"))
-    mine = set(docs[index - 1 :: count])
     out = out_path(data, part)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {row["id"] for row in read_jsonl(out)} if out.exists() else set()
-    todo = [line for line in lines if doc_id(line) in mine and line["id"] not in done]
+    todo = [line for line in labelled_part(data, limit, part) if line["id"] not in done]
     if not todo:
         return
     path = str(resolve_model(model).path)
@@ -124,9 +118,7 @@ def _logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def combined(items: list[dict[str, Any]], data: Path) -> None:
     """The weakest verdict of each ``verdict_prompts.py`` call, in log-odds, beside the mean of the 3 lowest PMI:
     a logistic combination fitted on one half of the documents and scored on the other (2 folds, pooled)."""
-    verdicts: dict[str, dict[str, Any]] = {}
-    for path in sorted(RESULTS.glob(f"verdict_prompts.{data.stem}.*.jsonl")):
-        verdicts.update((row["id"], row) for row in read_jsonl(path))
+    verdicts = {row["id"]: row for row in stored("verdict_prompts", data)}
     items = [r for r in items if verdicts.get(r["id"], {}).get("sentences")]
     if not items:
         return
@@ -146,11 +138,7 @@ def combined(items: list[dict[str, Any]], data: Path) -> None:
 
 
 def report(data: Path) -> None:
-    rows: dict[str, dict[str, Any]] = {}
-    for path in sorted(RESULTS.glob(f"likelihood.{data.stem}.*.jsonl")):
-        for row in read_jsonl(path):
-            rows[row["id"]] = row
-    items = [r for r in rows.values() if r["tokens"]]
+    items = [r for r in stored("likelihood", data) if r["tokens"]]
     labels = [float(r["label"]) for r in items]
     docs = [r["doc"] for r in items]
     binary = set(labels) <= {0.0, 1.0}

@@ -157,6 +157,23 @@ def doc_id(line: dict[str, Any]) -> str:
     return str((line.get("meta") or {}).get("doc_id") or hashlib.sha256(line["source"].encode()).hexdigest()[:12])
 
 
+def labelled_part(data: Path, limit: int | None, part: str) -> list[dict[str, Any]]:
+    """The first ``limit`` lines with an alignment label, of the documents ``part`` (I/N) gives this process."""
+    lines = [line for line in read_jsonl(data) if line.get("label_alignment") is not None][:limit]
+    docs = list(dict.fromkeys(doc_id(line) for line in lines))
+    index, count = (int(x) for x in part.split("/"))
+    mine = set(docs[index - 1 :: count])
+    return [line for line in lines if doc_id(line) in mine]
+
+
+def stored(name: str, data: Path) -> list[dict[str, Any]]:
+    """Every part's stored rows for ``data``, the last line of an id winning."""
+    rows: dict[str, dict[str, Any]] = {}
+    for path in sorted(RESULTS.glob(f"{name}.{data.stem}.*.jsonl")):
+        rows.update((row["id"], row) for row in read_jsonl(path))
+    return list(rows.values())
+
+
 def out_path(data: Path, part: str) -> Path:
     return RESULTS / f"verdict_prompts.{data.stem}.{part.replace('/', 'of')}.jsonl"
 
@@ -164,18 +181,12 @@ def out_path(data: Path, part: str) -> Path:
 def run(data: Path, limit: int | None, part: str, threads: int | None, calls: list[str], model: str | None) -> None:
     from localsumm.judges import open_judge
 
-    lines = [line for line in read_jsonl(data) if line.get("label_alignment") is not None][:limit]
-    docs = sorted({doc_id(line) for line in lines}, key=[doc_id(line) for line in lines].index)
-    index, count = (int(x) for x in part.split("/"))
-    mine = set(docs[index - 1 :: count])
     out = out_path(data, part)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {row["id"]: row for row in read_jsonl(out)} if out.exists() else {}
     judge = open_judge(model, n_threads=threads)
     rows = []
-    for line in lines:
-        if doc_id(line) not in mine:
-            continue
+    for line in labelled_part(data, limit, part):
         row = done.get(line["id"]) or {
             "id": line["id"], "doc": doc_id(line), "label": line["label_alignment"],
             "sentences": sentences(line["summary"]), "p": {},
@@ -188,14 +199,6 @@ def run(data: Path, limit: int | None, part: str, threads: int | None, calls: li
                 sink.write(json.dumps(row) + "\n")
             print(f"{line['id']}: " + ", ".join(f"{c} {min(row['p'][c], default=0):.2f}" for c in calls), flush=True)
         rows.append(row)
-
-
-def load(data: Path) -> list[dict[str, Any]]:
-    rows: dict[str, dict[str, Any]] = {}
-    for path in sorted(RESULTS.glob(f"verdict_prompts.{data.stem}.*.jsonl")):
-        for row in read_jsonl(path):
-            rows[row["id"]] = row
-    return list(rows.values())
 
 
 def predictions(rows: list[dict[str, Any]], name: str) -> list[list[float]]:
@@ -250,7 +253,7 @@ def held_out_accuracy(scores: list[float], labels: list[float], docs: list[str])
 
 
 def report(data: Path) -> None:
-    rows = load(data)
+    rows = stored("verdict_prompts", data)
     rows = [r for r in rows if r["sentences"]]
     names = [n for n in PREDICTORS if _computable(rows, n)]
     labels = [float(r["label"]) for r in rows]
