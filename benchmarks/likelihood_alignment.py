@@ -30,6 +30,7 @@ from localsumm.files import read_jsonl
 
 from verdict_prompts import RESULTS, arguments, doc_id, held_out_accuracy, labelled_part, stored
 
+SUMMEDITS = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits.dev.jsonl"
 ASK = "Summarize the following document in a few sentences."
 ASK_PLAIN = "Write a short summary of a document."
 
@@ -115,11 +116,41 @@ def _logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return w
 
 
+def _features(items: list[dict[str, Any]], verdicts: dict[str, dict[str, Any]], call: str) -> np.ndarray:
+    """Per item: a constant, the weakest sentence verdict of ``call`` in log-odds, the mean of the 3 lowest PMI."""
+    weakest = np.clip([min(verdicts[r["id"]]["p"][call]) for r in items], 1e-6, 1 - 1e-6)
+    return np.column_stack([np.ones(len(items)), np.log(weakest / (1 - weakest)), [_lowest(3)(r) for r in items]])
+
+
+def _with_verdicts(items: list[dict[str, Any]], data: Path, call: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    verdicts = {row["id"]: row for row in stored("verdict_prompts", data)}
+    return [r for r in items if call in verdicts.get(r["id"], {}).get("p", {}) and verdicts[r["id"]]["sentences"]], verdicts
+
+
+def transferred(items: list[dict[str, Any]], data: Path, fit_on: Path) -> None:
+    """Graded labels: the verdict + PMI combination fitted on all of ``fit_on`` (SummEdits), frozen, scored here.
+    The test that the combination was not chosen for: other documents, another dataset, another label."""
+    items, verdicts = _with_verdicts(items, data, "current")
+    train, train_verdicts = _with_verdicts([r for r in stored("likelihood", fit_on) if r["tokens"]], fit_on, "current")
+    if not items or not train:
+        return
+    w = _logistic(_features(train, train_verdicts, "current"), np.array([float(r["label"]) for r in train]))
+    labels = [float(r["label"]) for r in items]
+    docs = [r["doc"] for r in items]
+    x = _features(items, verdicts, "current")
+    print(f"\nfitted on {fit_on.name} ({len(train)} items), weights {np.round(w, 3).tolist()}; "
+          f"here {len(items)} items:\n| predictor | Spearman per document | Spearman pooled |\n|---|---:|---:|")
+    for name, score in (("current verdict, weakest sentence", x[:, 1]), ("3 lowest PMI", x[:, 2]),
+                        ("current verdict + 3 lowest PMI", x @ w)):
+        score = list(score)
+        print(f"| {name} | {metrics.per_document(metrics.spearman, score, labels, docs):.3f} "
+              f"| {metrics.spearman(score, labels):.3f} |")
+
+
 def combined(items: list[dict[str, Any]], data: Path) -> None:
     """The weakest verdict of each ``verdict_prompts.py`` call, in log-odds, beside the mean of the 3 lowest PMI:
     a logistic combination fitted on one half of the documents and scored on the other (2 folds, pooled)."""
-    verdicts = {row["id"]: row for row in stored("verdict_prompts", data)}
-    items = [r for r in items if verdicts.get(r["id"], {}).get("sentences")]
+    items, verdicts = _with_verdicts(items, data, "current")
     if not items:
         return
     labels = np.array([float(r["label"]) for r in items])
@@ -127,8 +158,7 @@ def combined(items: list[dict[str, Any]], data: Path) -> None:
     fold = {doc: i % 2 for i, doc in enumerate(dict.fromkeys(docs))}
     calls = set.intersection(*(set(verdicts[r["id"]]["p"]) for r in items)) - {"prior", "contradict"}
     for call in sorted(calls):
-        weakest = np.clip([min(verdicts[r["id"]]["p"][call]) for r in items], 1e-6, 1 - 1e-6)
-        x = np.column_stack([np.ones(len(items)), np.log(weakest / (1 - weakest)), [_lowest(3)(r) for r in items]])
+        x = _features(items, verdicts, call)
         score = np.zeros(len(items))
         for held in (0, 1):
             fit = np.array([fold[d] != held for d in docs])
@@ -156,6 +186,8 @@ def report(data: Path) -> None:
             print(f"| {name} | {per_doc:.3f} | {metrics.spearman(x, labels):.3f} |")
     if binary:
         combined(items, data)
+    else:
+        transferred(items, data, SUMMEDITS)
 
 
 def main() -> None:
