@@ -4,6 +4,21 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
+# llama-cpp-python is compiled from source (PyPI has no wheel). A native build (-march=native)
+# uses every instruction the CPU reports, and these VMs report AMX tiles that the kernel then
+# refuses: SIGILL in the first batched matmul. On x86-64 we build for AVX2 instead, which runs on
+# every machine here and computes the same verdicts on each; the wheel is kept per flag set, so pip's
+# own cache (keyed by the sdist, not by the flags) can never hand back a native build.
+LLAMA_VERSION := 0.3.36
+ifeq ($(shell uname -m),x86_64)
+LLAMA_CMAKE := -DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+LLAMA_BUILD := avx2
+else
+LLAMA_CMAKE := -DGGML_NATIVE=ON
+LLAMA_BUILD := native
+endif
+WHEELS := $(HOME)/.cache/localsumm/wheels/llama-cpp-python-$(LLAMA_VERSION)-$(LLAMA_BUILD)
+
 .PHONY: demo test models browser bench-speed clean
 
 ## Score the bundled example with the default judge.
@@ -29,12 +44,16 @@ browser:
 bench-speed: $(STAMP) models
 	$(BIN)/localsumm bench speed --data ../shared/data/summeval.dev.jsonl --items 5
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "localsumm needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	# llama-cpp-python is compiled on first install (about 5 minutes on 2 cores); pip caches the wheel.
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	# Compiled once per machine and flag set (about 5-10 minutes on 2 cores), then reused.
+	ls $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || \
+		CMAKE_ARGS='$(LLAMA_CMAKE)' $(BIN)/python -m pip wheel --quiet --no-deps --no-cache-dir \
+		--no-binary llama-cpp-python llama-cpp-python==$(LLAMA_VERSION) -w $(WHEELS)
+	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
+	$(BIN)/python -m pip install --quiet --find-links $(WHEELS) -e '.[test]'
 	touch $(STAMP)
 
 clean:
