@@ -53,7 +53,7 @@ def report(data: Path, call: str) -> None:
     for r in rows:
         meta = lines[r["id"]]["meta"]
         marks = edited(r["sentences"], meta["original_summary"])
-        items.append({"label": float(r["label"]), "p": r["p"][call], "edited": marks,
+        items.append({"label": float(r["label"]), "doc": r["doc"], "p": r["p"][call], "edited": marks,
                       "types": meta.get("edit_types_gpt4") or []})
     labels = [i["label"] for i in items]
     weakest = [min(i["p"]) for i in items]
@@ -65,6 +65,12 @@ def report(data: Path, call: str) -> None:
     print("| item score | items | ROC-AUC | balanced accuracy at 0.5 |\n|---|---:|---:|---:|")
     print(_row("weakest sentence (what the scorer does)", weakest, labels))
     print(_row("weakest edited sentence (edit located)", located, labels))
+    # Pooled AUC mixes documents; within each one only the edit differs. If this is much higher than
+    # the pooled figure, the judge's level moves with the document and a per-document reference could help.
+    docs = [i["doc"] for i in items]
+    print(f"\nROC-AUC within each document (mean over {len(set(docs))}): weakest sentence "
+          f"{metrics.per_document(metrics.roc_auc, weakest, labels, docs):.3f}, edit located "
+          f"{metrics.per_document(metrics.roc_auc, located, labels, docs):.3f}")
 
     print("\nConsistent items rejected at 0.5, by where the weakest verdict falls:")
     consistent = [i for i in items if i["label"] == 1.0]

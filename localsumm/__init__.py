@@ -42,6 +42,7 @@ def create_summarization_scorer(
     max_questions: int = 10,
     scale: float = 1,
     claims: str = "sentences",
+    check_literals: bool = True,
     n_ctx: int | None = None,
     n_threads: int | None = None,
     seed: int | None = None,
@@ -58,6 +59,10 @@ def create_summarization_scorer(
     ``claims`` is what alignment judges: ``"sentences"`` (the summary's own
     sentences, as written; the default) or ``"extracted"`` (atomic claims the
     judge lists from the summary, as the reference scorer does).
+
+    ``check_literals`` refuses support to a claim that names a number or a
+    capitalised name found nowhere in the source (``localsumm.literals``),
+    whatever the judge says; ``False`` leaves every verdict to the judge.
 
     ``cache=True`` (or a path to a SQLite file) keeps every judge answer on disk,
     keyed by model sha256, prompt version, prompt and sampling settings, so a
@@ -87,5 +92,6 @@ def create_summarization_scorer(
 
         judge = CachedJudge(judge, JudgeCallCache(None if cache is True else Path(cache)))
     return SummarizationScorer(
-        judge, source=source, source_extractor=source_extractor, max_questions=max_questions, scale=scale, claims=claims
+        judge, source=source, source_extractor=source_extractor, max_questions=max_questions, scale=scale, claims=claims,
+        check_literals=check_literals,
     )

@@ -38,6 +38,11 @@ _CLAIMS = typer.Option(
     help="What alignment judges: the summary's 'sentences' as written, or the claims the judge 'extracted' from it.",
 )
 
+_LITERALS = typer.Option(
+    True, "--literal-check/--no-literal-check",
+    help="Refuse support to a claim naming a number or name found nowhere in the source, whatever the judge says.",
+)
+
 
 def _model(model: str | None, base_url: str | None, response_format: str, n_ctx: int | None = None) -> "str | Judge | None":
     """A hosted judge is opened here, so batch commands can take it as an object; a local one is opened lazily."""
@@ -61,6 +66,7 @@ def score(
     max_questions: int = typer.Option(10, "--max-questions", help="Cap on coverage questions."),
     scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
     claims: str = _CLAIMS,
+    literal_check: bool = _LITERALS,
     as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
     camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
@@ -81,8 +87,8 @@ def score(
         from . import create_summarization_scorer
 
         scorer = create_summarization_scorer(
-            _model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale, claims=claims, n_ctx=n_ctx,
-            n_threads=threads,
+            _model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale, claims=claims,
+            check_literals=literal_check, n_ctx=n_ctx, n_threads=threads,
         )
         with _trace_writer(trace) as on_call:
             result = scorer.run(input=source_text, output=summary_text, on_call=on_call)
@@ -106,6 +112,7 @@ def eval_(
     max_questions: int = typer.Option(10, "--max-questions"),
     scale: float = typer.Option(1.0, "--scale"),
     claims: str = _CLAIMS,
+    literal_check: bool = _LITERALS,
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
     threads: Optional[int] = typer.Option(None, "--threads"),
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx"),
@@ -119,7 +126,7 @@ def eval_(
 
         summary = evaluate_file(
             data, out, resume=resume, model=_model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale,
-            claims=claims, n_ctx=n_ctx, n_threads=threads, cache=cache,
+            claims=claims, check_literals=literal_check, n_ctx=n_ctx, n_threads=threads, cache=cache,
         )
     except LocalsummError as e:
         _fail(e)
@@ -153,6 +160,7 @@ def bench_quality(
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
     claims: str = _CLAIMS,
+    literal_check: bool = _LITERALS,
     threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores]."),
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
@@ -163,7 +171,7 @@ def bench_quality(
 
         figures, written = run_quality(
             data, out, model=_model(model, base_url, response_format), limit=limit, cache=cache, n_threads=threads,
-            claims=claims,
+            claims=claims, check_literals=literal_check,
         )
     except LocalsummError as e:
         _fail(e)

@@ -59,6 +59,7 @@ def evaluate_file(
     max_questions: int = 10,
     scale: float = 1,
     claims: str = "sentences",
+    check_literals: bool = True,
     n_ctx: int | None = None,
     n_threads: int | None = None,
     cache: bool = False,
@@ -79,14 +80,15 @@ def evaluate_file(
         first_line.setdefault(record.id, record.line)
     done = done_ids(out) if resume else set()
     if done:
-        _check_same_claims(out, claims)
+        _check_same_settings(out, claims, check_literals)
     todo = [r for r in records if r.id not in done]
     valid = [r for r in todo if r.error is None]
 
     from . import create_summarization_scorer
 
     scorer = create_summarization_scorer(
-        model, max_questions=max_questions, scale=scale, claims=claims, n_ctx=n_ctx, n_threads=n_threads, cache=cache
+        model, max_questions=max_questions, scale=scale, claims=claims, check_literals=check_literals, n_ctx=n_ctx,
+        n_threads=n_threads, cache=cache,
     ) if valid else None
 
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -116,8 +118,8 @@ def evaluate_file(
     return _summarise(out, console)
 
 
-def _check_same_claims(out: Path, claims: str) -> None:
-    """A resumed file must not mix claim units: its figures would describe neither."""
+def _check_same_settings(out: Path, claims: str, check_literals: bool) -> None:
+    """A resumed file must not mix claim units or literal-check settings: its figures would describe neither."""
     for line in read_jsonl(out):
         result = (line.get("localsumm") or {}).get("result")
         if not result:  # a failed or skipped item judged nothing
@@ -128,6 +130,14 @@ def _check_same_claims(out: Path, claims: str) -> None:
             raise InputError(
                 f"{out} holds results whose claims are {earlier!r} (item {line.get('id')}); resume it with "
                 f"--claims {earlier}, or give --claims {claims} its own --out"
+            )
+        # Results written before the literal check existed were judged without it.
+        checked = result["provenance"].get("literal_check", False)
+        if checked != check_literals:
+            flag = "--literal-check" if checked else "--no-literal-check"
+            raise InputError(
+                f"{out} holds results judged {'with' if checked else 'without'} the literal check (item "
+                f"{line.get('id')}); resume it with {flag}, or give this setting its own --out"
             )
 
 

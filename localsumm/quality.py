@@ -78,7 +78,8 @@ def items_from_results(lines: list[dict[str, Any]]) -> list[Item]:
     items = []
     for doc, line, ours in scored(lines):
         alignment = ours["result"]["preprocess_step_result"]["alignment"]
-        probabilities = [v["probability"] for v in alignment if v.get("probability") is not None]
+        # A claim the literal check refused counts as 0, as its verdict does, whatever the judge said.
+        probabilities = [0.0 if v.get("unmatched") else v["probability"] for v in alignment if v.get("probability") is not None]
         items.append(
             Item(
                 doc=doc,
@@ -198,7 +199,7 @@ def open_for_bench(model: "str | Judge | None", n_threads: int | None = None) ->
 
 def score_datasets(
     data_files: list[Path], out_dir: Path, judge: "Judge", *, limit: int | None = None, cache: bool = True,
-    console: "Console | None" = None, claims: str = "sentences",
+    console: "Console | None" = None, claims: str = "sentences", check_literals: bool = True,
 ) -> dict[str, list[dict[str, Any]]]:
     """Each dataset scored into ``out_dir/<dataset>.<judge>.jsonl`` (resumable); its lines, by dataset."""
     from .evaluate import evaluate_file
@@ -208,7 +209,10 @@ def score_datasets(
     for data in data_files:
         dataset = data.name.split(".")[0]
         results = out_dir / f"{dataset}.{judge.info.name}.jsonl"
-        evaluate_file(data, results, resume=True, model=judge, limit=limit, cache=cache, console=console, claims=claims)
+        evaluate_file(
+            data, results, resume=True, model=judge, limit=limit, cache=cache, console=console, claims=claims,
+            check_literals=check_literals,
+        )
         lines = read_jsonl(results)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
         lines_by_dataset[dataset] = lines[:limit]
@@ -225,6 +229,7 @@ def run_quality(
     console: "Console | None" = None,
     n_threads: int | None = None,
     claims: str = "sentences",
+    check_literals: bool = True,
 ) -> tuple[list[Figure], list[Path]]:
     """Score each dataset (resumable), then measure it against its labels."""
     from .scorer import check_claims
@@ -235,7 +240,7 @@ def run_quality(
     figures: list[Figure] = []
     items_by_dataset: dict[str, list[Item]] = {}
     for dataset, lines in score_datasets(
-        data_files, out_dir, judge, limit=limit, cache=cache, console=console, claims=claims
+        data_files, out_dir, judge, limit=limit, cache=cache, console=console, claims=claims, check_literals=check_literals
     ).items():
         items_by_dataset[dataset] = items_from_results(lines)
         figures += dataset_figures(dataset, items_by_dataset[dataset], threshold)

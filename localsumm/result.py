@@ -22,6 +22,9 @@ class AlignmentVerdict(_Model):
     window: int | None = None
     """For a source judged in windows: the window that supports the claim, or if none does, the one
     that came closest. None when the source was judged whole."""
+    unmatched: list[str] = []
+    """Numbers and names of the claim found nowhere in the source (``literals``): a claim with any is
+    not supported, whatever the judge's probability."""
 
 
 class CoverageVerdict(_Model):
@@ -78,6 +81,9 @@ class Provenance(_Model):
     thresholds: dict[str, float]
     max_questions: int
     scale: float
+    literal_check: bool = False
+    """Whether a claim naming a number or name absent from the source was refused (``literals``);
+    results written before the check existed lack the field and were judged without it."""
     claims: str = "extracted"
     """What alignment judged: the summary's "sentences", or the claims the judge "extracted" (results
     written before the choice existed were extracted)."""

@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 from . import __version__, prompts
 from .errors import ConfigError, ContextOverflowError
 from .judge import Judge, JudgeCall
+from .literals import unmatched_literals
 from .messages import SourceExtractor, resolve_source, resolve_summary
 from .reason import explain
 from .result import (
@@ -136,10 +137,12 @@ class SummarizationScorer:
         max_questions: int = 10,
         scale: float = 1,
         claims: str = "sentences",
+        check_literals: bool = True,
     ) -> None:
         check_options(max_questions=max_questions, scale=scale)
         check_claims(claims)
         self.claims = claims
+        self.check_literals = check_literals
         self.judge = judge
         self.source = source
         self.source_extractor = source_extractor
@@ -174,7 +177,7 @@ class SummarizationScorer:
         windows = self._windows(source)
         claims = _unique(sentences(summary)) if self.claims == "sentences" else self.extract_claims(summary, log)
         counts = [self.max_questions] if len(windows) == 1 else share_questions(windows, self.max_questions)
-        alignment, questions = self._judge_source(windows, claims, log, counts)
+        alignment, questions = self._judge_source(source, windows, claims, log, counts)
         coverage = self.judge_questions(summary, questions_to_ask(questions, self.max_questions), log)
         layout = None if len(windows) == 1 else [
             SourceWindow(index=w.index, start=w.start, end=w.end, tokens=w.tokens, questions=n) for w, n in zip(windows, counts)
@@ -186,11 +189,11 @@ class SummarizationScorer:
     ) -> tuple[list[AlignmentVerdict], list[CoverageVerdict]]:
         """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
         log = StepLog(on_call)
-        alignment, _ = self._judge_source(self._windows(source), claims, log, None)
+        alignment, _ = self._judge_source(source, self._windows(source), claims, log, None)
         return alignment, self.judge_questions(summary, questions, log)
 
     def _judge_source(
-        self, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None
+        self, source: str, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None
     ) -> tuple[list[AlignmentVerdict], list[str]]:
         """Claim verdicts and (when ``counts`` gives how many per window) questions, window by window, so each
         window's questions and verdicts share its prefix in the KV cache. A claim supported by one window is
@@ -203,7 +206,7 @@ class SummarizationScorer:
             for claim in claims:
                 if not any(p >= self.judge.info.thresholds.alignment for p in probabilities[claim]):
                     probabilities[claim].append(self.judge_claim(window.text, claim, log))
-        return self._alignment_verdicts(probabilities, windows), _unique(questions)
+        return self._alignment_verdicts(probabilities, windows, source), _unique(questions)
 
     # -- preprocess: claims from the summary, then the steps that see the source ---
 
@@ -250,21 +253,27 @@ class SummarizationScorer:
         log.add(call)
         return p
 
-    def _alignment_verdicts(self, probabilities: dict[str, list[float]], windows: list[Window]) -> list[AlignmentVerdict]:
-        """A claim is supported if a window supports it; the verdict names that window (or the closest)."""
+    def _alignment_verdicts(
+        self, probabilities: dict[str, list[float]], windows: list[Window], source: str
+    ) -> list[AlignmentVerdict]:
+        """A claim is supported if a window supports it and it names no number or name the whole source
+        lacks; the verdict names that window (or the closest)."""
         threshold = self.judge.info.thresholds.alignment
         verdicts = []
         for claim, ps in probabilities.items():
             best = max(range(len(ps)), key=ps.__getitem__)
             p, window = ps[best], windows[best]
             scope = "" if len(windows) == 1 else f" in source window {best + 1} of {len(windows)}"
+            unmatched = unmatched_literals(claim, source) if self.check_literals else []
+            reason = _probability_reason(p, threshold, "source", claim, sentences(window.text), scope, unmatched)
             verdicts.append(
                 AlignmentVerdict(
                     claim=claim,
-                    supported=p >= threshold,
-                    reason=_probability_reason(p, threshold, "source", claim, sentences(window.text), scope=scope),
+                    supported=p >= threshold and not unmatched,
+                    reason=reason,
                     probability=round(p, 4),
                     window=None if len(windows) == 1 else best,
+                    unmatched=unmatched,
                 )
             )
         return verdicts
@@ -327,6 +336,7 @@ class SummarizationScorer:
                 max_questions=self.max_questions,
                 scale=self.scale,
                 claims=self.claims,
+                literal_check=self.check_literals,
                 steps=list(log.steps.values()),
                 shared_steps=sorted(log.shared),
                 source_windows=windows,
@@ -363,10 +373,15 @@ def _unique(texts: list[str]) -> list[str]:
     return kept
 
 
-def _probability_reason(p: float, threshold: float, where: str, text: str, candidates: list[str], scope: str = "") -> str:
+def _probability_reason(
+    p: float, threshold: float, where: str, text: str, candidates: list[str], scope: str = "", unmatched: list[str] = []
+) -> str:
     """An honest reason: the judge wrote no explanation, so say what the verdict rests on."""
     relation = "≥" if p >= threshold else "<"
     reason = f"judge probability {p:.2f} {relation} threshold {threshold:.2f}{scope}"
+    if unmatched:
+        named = ", ".join(f'"{literal}"' for literal in unmatched)
+        reason += f"; not in the source: {named} (names and numbers must match the source exactly)"
     evidence = closest_sentence(text, candidates)
     if evidence is not None:
         reason += f"; closest {where} sentence: \"{shorten(evidence[0])}\""

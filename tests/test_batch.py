@@ -97,6 +97,8 @@ def test_resume_refuses_to_mix_claim_units(tmp_path):
     before = out.read_text()
     with pytest.raises(InputError, match="claims are 'sentences'.*--claims sentences"):
         evaluate_file(data, out, resume=True, model=scripted(10), claims="extracted")
+    with pytest.raises(InputError, match="judged with the literal check.*resume it with --literal-check"):
+        evaluate_file(data, out, resume=True, model=scripted(10), check_literals=False)
     assert out.read_text() == before
     evaluate_file(data, out, resume=True, model=scripted(10))  # the same unit resumes
     assert len(out.read_text().splitlines()) == 2

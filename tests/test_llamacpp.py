@@ -43,11 +43,25 @@ def test_end_to_end_on_a_real_gguf(small_judge):
     assert 0 <= result.score <= 1
     for verdict in result.preprocess_step_result.alignment:
         assert 0 <= verdict.probability <= 1
-        assert verdict.supported == (verdict.probability >= prov.thresholds["alignment"])
+        assert verdict.supported == (verdict.probability >= prov.thresholds["alignment"] and not verdict.unmatched)
         assert verdict.reason.startswith("judge probability")
     # Every call is in the audit trail, with the complete templated prompt.
     assert len(calls) == sum(s.calls for s in prov.steps)
     assert all("<|im_start|>" in c.prompt for c in calls)
+
+
+def test_a_number_and_a_name_absent_from_the_source_are_refused_on_the_real_path(small_judge):
+    changed = "Harbor Lights Brewing was founded in 1995 by Maria Chen. It was founded in Boston in 1997."
+    checked = create_summarization_scorer(small_judge).run(input=SOURCE, output=changed)
+    trusted = create_summarization_scorer(small_judge, check_literals=False).run(input=SOURCE, output=changed)
+    first, second = checked.preprocess_step_result.alignment
+    assert first.unmatched == [] and second.unmatched == ["Boston", "1997"]
+    assert not second.supported and 'not in the source: "Boston", "1997"' in second.reason
+    # The judge was still asked: the same probabilities with the check off, where they alone decide.
+    plain = trusted.preprocess_step_result.alignment
+    assert [v.probability for v in plain] == [first.probability, second.probability]
+    assert [v.supported for v in plain] == [v.probability >= 0.5 for v in plain]
+    assert first.supported == plain[0].supported
 
 
 def test_extracted_claims_on_a_real_gguf(small_judge):

@@ -139,7 +139,7 @@ def test_a_long_source_is_judged_in_windows():
     sentences = [f"Sentence {i} " + " ".join(f"w{i}x{j}" for j in range(18)) + "." for i in range(30)]
     source = " ".join(sentences)
     judge = ScriptedJudge(
-        claims=["Claim A.", "Claim B."],
+        claims=["First claim.", "Second claim."],
         questions=["Is one thing so?", "Is another so?"],
         # Windows outer, claims inner; a supported claim is not asked again.
         claim_probabilities=[0.9, 0.2, 0.3, 0.8],
@@ -231,3 +231,24 @@ def test_a_short_source_or_a_small_max_questions_asks_the_whole_source():
     create_summarization_scorer(judge, max_questions=5, claims="extracted").run(input=long_source, output=SUMMARY)
     asked = [c.prompt for c in judge.calls if c.step == "questions"]
     assert len(asked) == 2 and not any("<passage>" in p for p in asked)
+
+
+def test_a_claim_naming_a_number_or_name_absent_from_the_source_is_not_supported():
+    # The scripted judge supports every claim; the literal check still refuses the two that name
+    # what the source never mentions (2021, Portland), and says so in the verdict's reason.
+    kwargs = dict(questions=["Was it founded in 1995?"], claim_probabilities=[0.9, 0.9, 0.9], question_probabilities=[0.9])
+    claims = ["The company was founded in 1995 by John Smith.", "It was sold in 2021.", "It is based in Portland."]
+    checked = create_summarization_scorer(ScriptedJudge(claims=claims, **kwargs), claims="extracted").run(input=SOURCE, output=SUMMARY)
+    verdicts = checked.preprocess_step_result.alignment
+    assert [v.supported for v in verdicts] == [True, False, False]
+    assert [v.unmatched for v in verdicts] == [[], ["2021"], ["Portland"]]
+    assert verdicts[1].probability == 0.9
+    assert verdicts[1].reason.startswith('judge probability 0.90 ≥ threshold 0.50; not in the source: "2021"')
+    assert checked.alignment_score == pytest.approx(1 / 3, abs=1e-4) and checked.provenance.literal_check
+    assert '"It was sold in 2021."' in checked.reason
+
+    trusted = create_summarization_scorer(
+        ScriptedJudge(claims=claims, **kwargs), claims="extracted", check_literals=False
+    ).run(input=SOURCE, output=SUMMARY)
+    assert all(v.supported and not v.unmatched for v in trusted.preprocess_step_result.alignment)
+    assert trusted.alignment_score == 1.0 and not trusted.provenance.literal_check

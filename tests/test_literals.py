@@ -1,0 +1,32 @@
+"""The literal check: numbers and capitalised names of a claim that the source never mentions."""
+
+from localsumm.literals import unmatched_literals
+
+SOURCE = (
+    "The council of Marlow voted 7 to 2 on Tuesday to build a library. It will cost $4,500,000 and open in "
+    "2026, said the mayor, Ruth Okafor. Three members left early; the vote came first."
+)
+
+
+def test_numbers_and_names_in_the_source_pass_whatever_their_case_or_separators():
+    assert unmatched_literals("The Marlow council voted 7 to 2 on Tuesday.", SOURCE) == []
+    assert unmatched_literals("It will cost 4500000 dollars, said ruth okafor of MARLOW.", SOURCE) == []
+    assert unmatched_literals("Okafor's library opens in 2026.", SOURCE) == []
+
+
+def test_a_changed_number_or_a_new_name_is_reported_once_in_order():
+    assert unmatched_literals("The council voted 8 to 2 on Monday, and 8 members agreed.", SOURCE) == ["8", "Monday"]
+    assert unmatched_literals("Mayor Okafor of France said it costs $4.6 million.", SOURCE) == ["France", "4.6"]
+    # A derived form is not the name: the matching rules ask for an exact match.
+    assert unmatched_literals("The French mayor agreed.", SOURCE) == ["French"]
+
+
+def test_a_small_digit_may_stand_for_its_word():
+    assert unmatched_literals("3 members left early, and the vote came 1st.", SOURCE) == []
+    assert unmatched_literals("4 members left early.", SOURCE) == ["4"]
+
+
+def test_words_capitalised_only_by_position_are_not_names():
+    assert unmatched_literals("Yesterday the council met. Nobody left.", SOURCE) == []
+    assert unmatched_literals('Okafor said: "Libraries matter," and I agree.', SOURCE) == []
+    assert unmatched_literals("", SOURCE) == []
