@@ -16,6 +16,7 @@ def test_numbers_and_names_in_the_source_pass_whatever_their_case_or_separators(
 
 def test_a_changed_number_or_a_new_name_is_reported_once_in_order():
     assert unmatched_literals("The council voted 8 to 2 on Monday, and 8 members agreed.", SOURCE) == ["8", "Monday"]
+    assert unmatched_literals("It costs $4,600,000.", SOURCE) == ["4,600,000"]
     assert unmatched_literals("Mayor Okafor of France said it costs $4.6 million.", SOURCE) == ["France", "4.6"]
     # A derived form is not the name: the matching rules ask for an exact match.
     assert unmatched_literals("The French mayor agreed.", SOURCE) == ["French"]
@@ -30,3 +31,16 @@ def test_words_capitalised_only_by_position_are_not_names():
     assert unmatched_literals("Yesterday the council met. Nobody left.", SOURCE) == []
     assert unmatched_literals('Okafor said: "Libraries matter," and I agree.', SOURCE) == []
     assert unmatched_literals("", SOURCE) == []
+
+
+def test_tokenised_thousands_are_one_number_but_a_year_and_a_count_stay_two():
+    source = "He paid £2 , 000 in costs in 2016, 500 fans watched."
+    assert unmatched_literals("He paid £2,000 in costs.", source) == []
+    assert unmatched_literals("In 2016, 500 fans watched.", source) == []
+    assert unmatched_literals("He paid £3 , 000.", source) == ["3 , 000"]
+
+
+def test_derived_names_abbreviations_and_emphasis_pass_but_a_changed_name_does_not():
+    source = "Germany's Nico Rosberg met Professor Kanwisher and Maria, on television in the United States."
+    assert unmatched_literals("The German met Ms Kanwishers' class on TV in the U.S. CLICK HERE.", source) == []
+    assert unmatched_literals("Rosberg met Mario.", source) == ["Mario"]
