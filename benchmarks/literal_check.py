@@ -52,18 +52,22 @@ def report(data: Path, call: str, show: bool) -> None:
         by_doc.setdefault(d, []).append(i)
     units = list(by_doc.values())
     rng = np.random.default_rng(0)
-    changes = []
+    changes, values = [], []
     for _ in range(2000):
         draw = rng.integers(0, len(units), len(units))
         idx = [i for u in draw for i in units[u]]
         d = [str(k) for k, u in enumerate(draw) for _ in units[u]]  # a document drawn twice is two groups
         y = [labels[i] for i in idx]
-        change = ms[first]([checked[i] for i in idx], y, d) - ms[first]([plain[i] for i in idx], y, d)
-        if not np.isnan(change):
-            changes.append(change)
+        pair = ms[first]([plain[i] for i in idx], y, d), ms[first]([checked[i] for i in idx], y, d)
+        if not np.isnan(pair[1] - pair[0]):
+            changes.append(pair[1] - pair[0])
+            values.append(pair)
     point = ms[first](checked, labels, docs) - ms[first](plain, labels, docs)
     low, high = np.percentile(changes, [2.5, 97.5])
     print(f"- change of {first}: {point:+.3f} [{low:+.3f}, {high:+.3f}] (paired, documents resampled, 2,000 draws)")
+    for name, column in (("judge only", 0), ("judge + literal check", 1)):
+        low, high = np.percentile([v[column] for v in values], [2.5, 97.5])
+        print(f"- {first}, {name}: 95% interval [{low:.3f}, {high:.3f}] (same draws)")
     if show:
         for r, fs, y in zip(rows, flags, labels):
             for s, f in zip(r["sentences"], fs):
