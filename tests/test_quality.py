@@ -49,6 +49,20 @@ def test_figures_follow_a_judge_that_agrees_with_the_labels(tmp_path):
     assert "| toy | label_alignment | weakest claim probability | ROC-AUC | 1.000 |" in (tmp_path / "out" / "quality.md").read_text()
 
 
+def test_a_claim_the_literal_check_refused_ranks_as_unsupported(tmp_path):
+    # Every claim gets 0.9 from the judge, but the inconsistent items name a year the source lacks:
+    # the ranking figures must follow the verdicts, not the judge's probability alone.
+    data, rows = labelled(tmp_path)
+    for r in rows:
+        r["summary"] = "It was founded in 1995." if r["label_alignment"] else "It was founded in 1897."
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    judge = ScriptedJudge(questions=["Is it one?"], claim_probabilities=[0.9] * len(rows), question_probabilities=[1.0] * len(rows))
+    figures, _ = run_quality([data], tmp_path / "out", model=judge)
+    by = {(f.label, f.predictor, f.measure): f.value for f in figures}
+    assert by[("label_alignment", "weakest claim probability", "ROC-AUC")] == pytest.approx(1.0)
+    assert by[("label_alignment", "all claims supported (threshold 0.5)", "balanced accuracy")] == pytest.approx(1.0)
+
+
 def test_bigram_overlap():
     assert bigram_overlap("the cat sat", "the cat sat on the mat") == 1.0
     assert bigram_overlap("the dog sat", "the cat sat on the mat") == 0.0
