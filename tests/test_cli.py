@@ -39,6 +39,17 @@ def test_score_json_and_trace(tmp_path):
     assert all("Burlington" not in line["prompt"] for line in lines if line["step"] == "coverage")
 
 
+def test_score_literal_check_on_and_off(tmp_path):
+    summary = tmp_path / "summary.txt"
+    summary.write_text("Harbor Lights Brewing was founded in 1997.")
+    args = ["score", "--source", str(ROOT / "examples" / "source.txt"), "--summary", str(summary), *SMALL, "--json"]
+    checked, trusted = (json.loads(run_cli(*args, *flag).stdout) for flag in ([], ["--no-literal-check"]))
+    (refused,), (judged,) = (r["preprocess_step_result"]["alignment"] for r in (checked, trusted))
+    assert refused["unmatched"] == ["1997"] and not refused["supported"] and checked["provenance"]["literal_check"]
+    assert judged["unmatched"] == [] and not trusted["provenance"]["literal_check"]
+    assert judged["supported"] == (judged["probability"] >= 0.5) and judged["probability"] == refused["probability"]
+
+
 def test_score_camel_case_and_stdin():
     done = run_cli("score", "--source", "-", "--summary", str(ROOT / "examples" / "summary.txt"), *SMALL, "--json", "--camel", input=SOURCE)
     assert done.returncode == 0, done.stderr
