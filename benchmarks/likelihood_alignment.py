@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numpy as np
 from localsumm import metrics, prompts
 from localsumm.files import read_jsonl
+from localsumm.literals import unmatched_literals
 
 from verdict_prompts import RESULTS, arguments, doc_id, held_out_accuracy, labelled_part, stored
 
@@ -116,9 +117,16 @@ def _logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return w
 
 
-def _features(items: list[dict[str, Any]], verdicts: dict[str, dict[str, Any]], call: str) -> np.ndarray:
-    """Per item: a constant, the weakest sentence verdict of ``call`` in log-odds, the mean of the 3 lowest PMI."""
-    weakest = np.clip([min(verdicts[r["id"]]["p"][call]) for r in items], 1e-6, 1 - 1e-6)
+def _features(
+    items: list[dict[str, Any]], verdicts: dict[str, dict[str, Any]], call: str, sources: dict[str, str] | None = None
+) -> np.ndarray:
+    """Per item: a constant, the weakest sentence verdict of ``call`` in log-odds, the mean of the 3 lowest PMI.
+    With ``sources``, a sentence the literal check refuses counts as 0, as in the scorer."""
+    def weakest_of(r: dict[str, Any]) -> float:
+        row = verdicts[r["id"]]
+        return min(0.0 if sources and unmatched_literals(s, sources[r["id"]]) else p for s, p in zip(row["sentences"], row["p"][call]))
+
+    weakest = np.clip([weakest_of(r) for r in items], 1e-6, 1 - 1e-6)
     return np.column_stack([np.ones(len(items)), np.log(weakest / (1 - weakest)), [_lowest(3)(r) for r in items]])
 
 
@@ -157,13 +165,16 @@ def combined(items: list[dict[str, Any]], data: Path) -> None:
     docs = [r["doc"] for r in items]
     fold = {doc: i % 2 for i, doc in enumerate(dict.fromkeys(docs))}
     calls = set.intersection(*(set(verdicts[r["id"]]["p"]) for r in items)) - {"prior", "contradict"}
-    for call in sorted(calls):
-        x = _features(items, verdicts, call)
+    sources = {line["id"]: line["source"] for line in read_jsonl(data)}
+    variants = [(call, None) for call in sorted(calls)] + [("current", sources)]
+    for call, checked in variants:
+        x = _features(items, verdicts, call, checked)
         score = np.zeros(len(items))
         for held in (0, 1):
             fit = np.array([fold[d] != held for d in docs])
             score[~fit] = x[~fit] @ _logistic(x[fit], labels[fit])
-        print(f"| {call} verdict + 3 lowest PMI, fitted on the other documents | {metrics.roc_auc(list(score), list(labels)):.3f} "
+        name = f"{call} verdict{' with the literal check' if checked else ''} + 3 lowest PMI, fitted on the other documents"
+        print(f"| {name} | {metrics.roc_auc(list(score), list(labels)):.3f} "
               f"| {metrics.balanced_accuracy(list(score >= 0), list(labels)):.3f} | – |")
 
 

@@ -1,0 +1,73 @@
+"""The literal check turned on coverage: a question naming a number or name the summary never mentions.
+
+    .venv/bin/python benchmarks/coverage_literals.py RESULTS.jsonl [RESULTS.jsonl ...]
+
+Reads results files of ``localsumm bench quality`` (or ``localsumm eval`` on a
+labelled file; no model is loaded). Coverage asks each question of the summary
+alone, and a summary cannot answer "yes" to "Did X open a brewery in
+Burlington?" if it never writes "Burlington". So, as a candidate rule: a
+question counts as answered only if the judge says so *and* every number and
+capitalised name in it (``localsumm.literals``) occurs in the summary. Reported
+beside coverage as scored, against the coverage label: Pearson and Spearman,
+pooled and per document, and the paired bootstrap of the pooled Pearson change
+(documents resampled).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+from localsumm import metrics
+from localsumm.files import read_jsonl
+from localsumm.literals import unmatched_literals
+from localsumm.quality import scored
+
+
+def report(path: Path) -> None:
+    docs, labels, plain, checked = [], [], [], []
+    asked = overruled = 0
+    for doc, line, ours in scored(read_jsonl(path)):
+        verdicts = ours["result"]["analyze_step_result"]["coverage"]
+        if line.get("label_coverage") is None or not verdicts:
+            continue
+        kept = [v["answered"] and not unmatched_literals(v["question"], line["summary"]) for v in verdicts]
+        asked += len(verdicts)
+        overruled += sum(v["answered"] and not k for v, k in zip(verdicts, kept))
+        docs.append(doc)
+        labels.append(float(line["label_coverage"]))
+        plain.append(sum(v["answered"] for v in verdicts) / len(verdicts))
+        checked.append(sum(kept) / len(verdicts))
+    print(f"\n{path.name}: {len(labels)} items, {len(set(docs))} documents, {asked} questions; "
+          f"{overruled} answered by the judge but naming what the summary does not")
+    print("| coverage | Pearson pooled | Spearman pooled | Pearson per document | Spearman per document |\n|---|---:|---:|---:|---:|")
+    for name, x in (("as scored", plain), ("with the question-literal rule", checked)):
+        print(f"| {name} | {metrics.pearson(x, labels):.3f} | {metrics.spearman(x, labels):.3f} | "
+              f"{metrics.per_document(metrics.pearson, x, labels, docs):.3f} | {metrics.per_document(metrics.spearman, x, labels, docs):.3f} |")
+    by_doc: dict[str, list[int]] = {}
+    for i, d in enumerate(docs):
+        by_doc.setdefault(d, []).append(i)
+    units = list(by_doc.values())
+    rng = np.random.default_rng(0)
+    changes = []
+    for _ in range(2000):
+        idx = [i for u in rng.integers(0, len(units), len(units)) for i in units[u]]
+        y = [labels[i] for i in idx]
+        change = metrics.pearson([checked[i] for i in idx], y) - metrics.pearson([plain[i] for i in idx], y)
+        if not np.isnan(change):
+            changes.append(change)
+    low, high = np.percentile(changes, [2.5, 97.5])
+    point = metrics.pearson(checked, labels) - metrics.pearson(plain, labels)
+    print(f"- change of Pearson pooled: {point:+.3f} [{low:+.3f}, {high:+.3f}] (paired, documents resampled, 2,000 draws)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path, nargs="+")
+    for path in parser.parse_args().results:
+        report(path)
+
+
+if __name__ == "__main__":
+    main()
