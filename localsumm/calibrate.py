@@ -73,7 +73,7 @@ class LabelledItem:
 
 
 def labelled_items(lines: list[dict[str, Any]]) -> list[LabelledItem]:
-    from .quality import scored
+    from .quality import claim_support, scored
 
     items = []
     for doc, line, ours in scored(lines):
@@ -81,7 +81,7 @@ def labelled_items(lines: list[dict[str, Any]]) -> list[LabelledItem]:
         items.append(
             LabelledItem(
                 doc=doc,
-                claim_probabilities=[v["probability"] for v in result["preprocess_step_result"]["alignment"]],
+                claim_probabilities=[claim_support(v) for v in result["preprocess_step_result"]["alignment"]],
                 question_probabilities=[v["probability"] for v in result["analyze_step_result"]["coverage"]],
                 label_alignment=line.get("label_alignment"),
                 label_coverage=line.get("label_coverage"),

@@ -1,7 +1,7 @@
 """Names and numbers a claim states that its source never mentions.
 
 SPEC §2's matching rules say names, numbers and dates must match the source
-exactly. The 1.5B default judge misses most such swaps (on SummEdits it lets
+exactly. The 1.5B default judge misses many such swaps (on SummEdits it lets
 half of the entity modifications pass, median P(yes) 0.67), yet the check
 needs no judge at all: a number, or a capitalised name, that occurs nowhere in
 the source cannot be supported by it. So this check can only take support
@@ -17,7 +17,9 @@ Deliberately literal, with the leniency that faithful summaries need:
   "Mario" for "Maria" or "French" for "Italian" do not;
 - single letters (initials, "U.S."), words in capitals ("TV", "CLICK HERE")
   and titles ("Ms") are not taken for names: in the dev sets capitals were
-  abbreviations and emphasis far more often than swapped names.
+  abbreviations and emphasis far more often than swapped names. Nor is a
+  word that opens a sentence or a quotation: its capital says nothing, so a
+  name there goes unchecked.
 """
 
 from __future__ import annotations

@@ -73,13 +73,18 @@ def scored(lines: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any], d
             yield str((line.get("meta") or {}).get("doc_id") or line["source"][:200]), line, ours
 
 
+def claim_support(verdict: dict[str, Any]) -> float:
+    """A stored alignment verdict's support as its verdict sees it: the judge's probability, or 0 for a
+    claim the literal check refused (unsupported at any threshold, whatever the judge said)."""
+    return 0.0 if verdict.get("unmatched") else verdict["probability"]
+
+
 def items_from_results(lines: list[dict[str, Any]]) -> list[Item]:
     """Scored lines of a results file (the dataset's records plus our ``localsumm`` key)."""
     items = []
     for doc, line, ours in scored(lines):
         alignment = ours["result"]["preprocess_step_result"]["alignment"]
-        # A claim the literal check refused counts as 0, as its verdict does, whatever the judge said.
-        probabilities = [0.0 if v.get("unmatched") else v["probability"] for v in alignment if v.get("probability") is not None]
+        probabilities = [claim_support(v) for v in alignment if v.get("probability") is not None]
         items.append(
             Item(
                 doc=doc,
