@@ -45,19 +45,11 @@ def report(path: Path) -> None:
     for name, x in (("as scored", plain), ("with the question-literal rule", checked)):
         print(f"| {name} | {metrics.pearson(x, labels):.3f} | {metrics.spearman(x, labels):.3f} | "
               f"{metrics.per_document(metrics.pearson, x, labels, docs):.3f} | {metrics.per_document(metrics.spearman, x, labels, docs):.3f} |")
-    by_doc: dict[str, list[int]] = {}
-    for i, d in enumerate(docs):
-        by_doc.setdefault(d, []).append(i)
-    units = list(by_doc.values())
-    rng = np.random.default_rng(0)
-    changes = []
-    for _ in range(2000):
-        idx = [i for u in rng.integers(0, len(units), len(units)) for i in units[u]]
+    def change(idx: np.ndarray) -> float:
         y = [labels[i] for i in idx]
-        change = metrics.pearson([checked[i] for i in idx], y) - metrics.pearson([plain[i] for i in idx], y)
-        if not np.isnan(change):
-            changes.append(change)
-    low, high = np.percentile(changes, [2.5, 97.5])
+        return metrics.pearson([checked[i] for i in idx], y) - metrics.pearson([plain[i] for i in idx], y)
+
+    low, high = metrics.bootstrap_ci(change, len(labels), groups=docs, resamples=2000)
     point = metrics.pearson(checked, labels) - metrics.pearson(plain, labels)
     print(f"- change of Pearson pooled: {point:+.3f} [{low:+.3f}, {high:+.3f}] (paired, documents resampled, 2,000 draws)")
 

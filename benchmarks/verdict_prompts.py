@@ -236,19 +236,23 @@ def measures(binary: bool) -> dict[str, Callable[[list[list[float]], list[float]
     }
 
 
-def held_out_accuracy(scores: list[float], labels: list[float], docs: list[str]) -> float:
-    """Balanced accuracy of "score >= t", t fitted on the other half of the documents (2 folds, pooled)."""
-    order = list(dict.fromkeys(docs))
-    fold = {doc: i % 2 for i, doc in enumerate(order)}
-    predicted = [False] * len(scores)
+def fold_thresholds(scores: list[float], labels: list[float], docs: list[str]) -> tuple[dict[str, int], list[float]]:
+    """Documents split into 2 folds (alternately, in order), and per fold the threshold of "score >= t" that
+    maximises balanced accuracy on the *other* fold."""
+    fold = {doc: i % 2 for i, doc in enumerate(dict.fromkeys(docs))}
+    thresholds = []
     for held in (0, 1):
         fit = [i for i, doc in enumerate(docs) if fold[doc] != held]
         cuts = sorted({scores[i] for i in fit})
         candidates = [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] or [THRESHOLD]
-        best = max(candidates, key=lambda t: metrics.balanced_accuracy([scores[i] >= t for i in fit], [labels[i] for i in fit]))
-        for i, doc in enumerate(docs):
-            if fold[doc] == held:
-                predicted[i] = scores[i] >= best
+        thresholds.append(max(candidates, key=lambda t: metrics.balanced_accuracy([scores[i] >= t for i in fit], [labels[i] for i in fit])))
+    return fold, thresholds
+
+
+def held_out_accuracy(scores: list[float], labels: list[float], docs: list[str]) -> float:
+    """Balanced accuracy of "score >= t", t fitted on the other half of the documents (2 folds, pooled)."""
+    fold, thresholds = fold_thresholds(scores, labels, docs)
+    predicted = [s >= thresholds[fold[doc]] for s, doc in zip(scores, docs)]
     return metrics.balanced_accuracy(predicted, labels)
 
 

@@ -16,7 +16,7 @@ import hashlib
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from . import __version__, prompts
 from .errors import ConfigError, ContextOverflowError
@@ -374,7 +374,7 @@ def _unique(texts: list[str]) -> list[str]:
 
 
 def _probability_reason(
-    p: float, threshold: float, where: str, text: str, candidates: list[str], scope: str = "", unmatched: list[str] = []
+    p: float, threshold: float, where: str, text: str, candidates: list[str], scope: str = "", unmatched: Sequence[str] = ()
 ) -> str:
     """An honest reason: the judge wrote no explanation, so say what the verdict rests on."""
     relation = "≥" if p >= threshold else "<"
