@@ -4,94 +4,66 @@
     scorer = create_summarization_scorer()              # the default judge
     result = scorer.run(input=source_text, output=summary_text)
     print(result.score, result.reason)
+
+The public surface is what this module exports. The package's layers, lowest
+first (each imports only from layers below it; ``tests/test_layers.py``):
+errors/text → protocol → config → models, backends → summarization → runs,
+reports → bench → cli and this facade.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib as _importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any
 
-import os
-from typing import TYPE_CHECKING
+from . import _compat
+from ._version import __version__
 
-from .errors import LocalsummError
-from .judge import Judge, JudgeCall, JudgeInfo, Thresholds
-from .messages import extract_tool_results
-from .result import SummarizationResult
+_compat.install()
 
-if TYPE_CHECKING:
-    from .messages import SourceExtractor
-    from .scorer import SummarizationScorer
+# Name -> the module that defines it. Imported on first use, so `localsumm --help` and
+# `import localsumm` stay light (no numpy, no engine) until a scorer is asked for.
+_EXPORTS = {
+    "AlignmentVerdict": "summarization.result",
+    "CoverageVerdict": "summarization.result",
+    "create_summarization_scorer": "summarization.scorer",
+    "EvalRun": "runs.batch",
+    "extract_tool_results": "summarization.inputs",
+    "ItemResult": "runs.batch",
+    "Judge": "protocol",
+    "JudgeCall": "protocol",
+    "JudgeInfo": "protocol",
+    "LocalsummError": "errors",
+    "Options": "config.options",
+    "run_evals": "runs.batch",
+    "SummarizationResult": "summarization.result",
+    "SummarizationScorer": "summarization.scorer",
+    "Thresholds": "protocol",
+}
 
 __all__ = [
-    "create_summarization_scorer",
-    "extract_tool_results",
-    "Judge",
-    "JudgeCall",
-    "JudgeInfo",
-    "LocalsummError",
-    "SummarizationResult",
-    "Thresholds",
+    "__version__", "AlignmentVerdict", "CoverageVerdict", "create_summarization_scorer", "EvalRun",
+    "extract_tool_results", "ItemResult", "Judge", "JudgeCall", "JudgeInfo", "LocalsummError", "Options", "run_evals",
+    "SummarizationResult", "SummarizationScorer", "Thresholds",
 ]
 
+if _TYPE_CHECKING:
+    from .config.options import Options
+    from .errors import LocalsummError
+    from .protocol import Judge, JudgeCall, JudgeInfo, Thresholds
+    from .runs.batch import EvalRun, ItemResult, run_evals
+    from .summarization.inputs import extract_tool_results
+    from .summarization.result import AlignmentVerdict, CoverageVerdict, SummarizationResult
+    from .summarization.scorer import SummarizationScorer, create_summarization_scorer
 
-def create_summarization_scorer(
-    model: "str | os.PathLike[str] | Judge | None" = None,
-    *,
-    source: str | None = None,
-    source_extractor: "SourceExtractor | None" = None,
-    max_questions: int = 10,
-    scale: float = 1,
-    claims: str = "sentences",
-    check_literals: bool = True,
-    n_ctx: int | None = None,
-    n_threads: int | None = None,
-    seed: int | None = None,
-    cache: "bool | str | os.PathLike[str]" = False,
-    base_url: str | None = None,
-    response_format: str | None = None,
-) -> "SummarizationScorer":
-    """A scorer whose ``run(input=..., output=...)`` returns a :class:`SummarizationResult`.
 
-    ``model`` is a registry name (``localsumm models list``), a path to a GGUF
-    file, a judge object implementing :class:`Judge`, or None for the default
-    judge. Options are checked before the model is loaded.
+def __getattr__(name: str) -> _Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
 
-    ``claims`` is what alignment judges: ``"sentences"`` (the summary's own
-    sentences, as written; the default) or ``"extracted"`` (atomic claims the
-    judge lists from the summary, as the reference scorer does).
 
-    ``check_literals`` refuses support to a claim that names a number or a
-    capitalised name found nowhere in the source (``localsumm.literals``),
-    whatever the judge says; ``False`` leaves every verdict to the judge.
-
-    ``cache=True`` (or a path to a SQLite file) keeps every judge answer on disk,
-    keyed by model sha256, prompt version, prompt and sampling settings, so a
-    rerun is answered from the cache; results count the cached calls per step.
-
-    ``model="openai:<name>"`` judges with that model behind an OpenAI-compatible
-    endpoint at ``base_url`` (``response_format``: "json_schema", or "json_object"
-    for llama-cpp-python's server); its answers are never cached.
-    """
-    from .scorer import SummarizationScorer, check_claims
-    from .scoring import check_options
-
-    check_options(max_questions=max_questions, scale=scale)
-    check_claims(claims)
-    if isinstance(model, Judge):
-        judge = model
-    else:
-        from .judges import open_judge
-
-        judge = open_judge(
-            model, n_ctx=n_ctx, n_threads=n_threads, seed=seed, base_url=base_url, response_format=response_format
-        )
-    if cache and judge.info.sha256:
-        from pathlib import Path
-
-        from .cache import CachedJudge, JudgeCallCache
-
-        judge = CachedJudge(judge, JudgeCallCache(None if cache is True else Path(cache)))
-    return SummarizationScorer(
-        judge, source=source, source_extractor=source_extractor, max_questions=max_questions, scale=scale, claims=claims,
-        check_literals=check_literals,
-    )
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

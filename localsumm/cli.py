@@ -14,8 +14,9 @@ from typing import Callable, Iterator, Optional
 
 import typer
 
+from .config.options import Options
 from .errors import ConfigError, InputError, LocalsummError
-from .judge import Judge, JudgeCall
+from .protocol import JudgeCall
 from .text import printable
 
 app = typer.Typer(
@@ -42,15 +43,15 @@ _LITERALS = typer.Option(
     True, "--literal-check/--no-literal-check",
     help="Refuse support to a claim naming a number or name found nowhere in the source, whatever the judge says.",
 )
+_MAX_QUESTIONS = typer.Option(10, "--max-questions", help="Cap on coverage questions.")
+_THREADS = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores].")
+_MODEL = typer.Option(None, "--model", help="Registry name, path to a .gguf file, or openai:NAME [default: the default judge].")
+_DATA_HELP = "Labelled JSONL (schema of benchmarks/data/README.md), e.g. benchmarks/data/summeval.dev.jsonl; repeat for several."
 
 
-def _model(model: str | None, base_url: str | None, response_format: str, n_ctx: int | None = None) -> "str | Judge | None":
-    """A hosted judge is opened here, so batch commands can take it as an object; a local one is opened lazily."""
-    if model is None or not model.startswith("openai:"):
-        return model
-    from .judges import open_judge
-
-    return open_judge(model, base_url=base_url, response_format=response_format, n_ctx=n_ctx)
+def _options(**settings: object) -> Options:
+    """The one options object of a command, from its flags (checked here, before any model loads)."""
+    return Options(**settings)  # type: ignore[arg-type]
 
 
 def _fail(error: LocalsummError) -> None:
@@ -62,21 +63,25 @@ def _fail(error: LocalsummError) -> None:
 def score(
     source: str = typer.Option(..., "--source", help="Source text file, or - for stdin."),
     summary: str = typer.Option(..., "--summary", help="Summary text file, or - for stdin."),
-    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file [default: the default judge]."),
-    max_questions: int = typer.Option(10, "--max-questions", help="Cap on coverage questions."),
+    model: Optional[str] = _MODEL,
+    max_questions: int = _MAX_QUESTIONS,
     scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
     as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
     camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
-    threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for the judge [default: all cores]."),
+    threads: Optional[int] = _THREADS,
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
 ) -> None:
     """Score one summary against its source."""
     try:
+        options = _options(
+            max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check, n_ctx=n_ctx,
+            n_threads=threads, base_url=base_url, response_format=response_format,
+        )
         if source == "-" and summary == "-":
             raise InputError("only one of --source and --summary can read stdin")
         from .files import read_text
@@ -84,12 +89,9 @@ def score(
         source_text = read_text(source, "source")
         summary_text = read_text(summary, "summary")
 
-        from . import create_summarization_scorer
+        from .summarization.scorer import create_summarization_scorer
 
-        scorer = create_summarization_scorer(
-            _model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale, claims=claims,
-            check_literals=literal_check, n_ctx=n_ctx, n_threads=threads,
-        )
+        scorer = create_summarization_scorer(model, options=options)
         with _trace_writer(trace) as on_call:
             result = scorer.run(input=source_text, output=summary_text, on_call=on_call)
     except LocalsummError as e:
@@ -98,7 +100,7 @@ def score(
     if as_json:
         typer.echo(result.to_json(camel=camel, indent=2))
     else:
-        from .report import print_result
+        from .reports.terminal import print_result
 
         print_result(result)
 
@@ -108,26 +110,27 @@ def eval_(
     data: Path = typer.Argument(..., help="JSONL or CSV: id, source, summary (or input/output); other fields are carried through."),
     out: Path = typer.Option(..., "--out", help="Results JSONL, one line per item, appended as each item finishes."),
     resume: bool = typer.Option(False, "--resume", help="Skip ids already in --out."),
-    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
-    max_questions: int = typer.Option(10, "--max-questions"),
-    scale: float = typer.Option(1.0, "--scale"),
+    model: Optional[str] = _MODEL,
+    max_questions: int = _MAX_QUESTIONS,
+    scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
-    threads: Optional[int] = typer.Option(None, "--threads"),
-    n_ctx: Optional[int] = typer.Option(None, "--n-ctx"),
+    threads: Optional[int] = _THREADS,
+    n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
 ) -> None:
     """Score every record of a data file; resumable, one JSON line per item."""
     try:
-        from .evaluate import evaluate_file
-
-        summary = evaluate_file(
-            data, out, resume=resume, model=_model(model, base_url, response_format, n_ctx), max_questions=max_questions, scale=scale,
-            claims=claims, check_literals=literal_check, n_ctx=n_ctx, n_threads=threads, cache=cache,
+        options = _options(
+            max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check, n_ctx=n_ctx,
+            n_threads=threads, cache=cache, base_url=base_url, response_format=response_format,
         )
+        from .runs.evaluate import evaluate_file
+
+        summary = evaluate_file(data, out, resume=resume, model=model, options=options)
     except LocalsummError as e:
         _fail(e)
         return
@@ -143,7 +146,7 @@ def report(
 ) -> None:
     """Render eval results as one self-contained HTML page."""
     try:
-        from .htmlreport import write_report
+        from .reports.html import write_report
 
         n = write_report(results, html_out)
     except LocalsummError as e:
@@ -154,25 +157,27 @@ def report(
 
 @bench_app.command("quality")
 def bench_quality(
-    data: list[Path] = typer.Option(..., "--data", help="Labelled JSONL (schema of the shared dev sets); repeat for several."),
+    data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     out: Path = typer.Option(Path("bench-quality"), "--out", help="Folder for results, quality.md, quality.json and plots."),
-    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    model: Optional[str] = _MODEL,
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
+    max_questions: int = _MAX_QUESTIONS,
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
-    threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores]."),
+    threads: Optional[int] = _THREADS,
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
 ) -> None:
     """Agreement with human labels per dataset (bootstrap 95% intervals), beside trivial baselines."""
     try:
-        from .quality import markdown, run_quality
-
-        figures, written = run_quality(
-            data, out, model=_model(model, base_url, response_format), limit=limit, cache=cache, n_threads=threads,
-            claims=claims, check_literals=literal_check,
+        options = _options(
+            max_questions=max_questions, claims=claims, check_literals=literal_check, n_threads=threads, cache=cache,
+            base_url=base_url, response_format=response_format,
         )
+        from .bench.quality import markdown, run_quality
+
+        figures, written = run_quality(data, out, model=model, options=options, limit=limit)
     except LocalsummError as e:
         _fail(e)
         return
@@ -184,17 +189,18 @@ def bench_quality(
 
 @bench_app.command("speed")
 def bench_speed(
-    data: Path = typer.Option(..., "--data", help="JSONL with source and summary (e.g. ../shared/data/summeval.dev.jsonl)."),
+    data: Path = typer.Option(..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."),
     items: int = typer.Option(5, "--items", help="Evaluations: the first summary of each of the first N sources."),
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
-    threads: Optional[int] = typer.Option(None, "--threads"),
+    threads: Optional[int] = _THREADS,
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures and every row as JSON here."),
 ) -> None:
     """Seconds per evaluation, tokens, time inside llama.cpp, and the ratio to the bare engine in the same run."""
     try:
-        from .speed import run_speed
+        options = _options(n_threads=threads)
+        from .bench.speed import run_speed
 
-        report = run_speed(data, model=model, items=items, n_threads=threads)
+        report = run_speed(data, model=model, items=items, options=options)
     except LocalsummError as e:
         _fail(e)
         return
@@ -208,7 +214,10 @@ def bench_agree(
     judges: list[str] = typer.Option(..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."),
     data: Path = typer.Option(..., "--data", help="JSONL or CSV with source and summary."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N items."),
+    max_questions: int = _MAX_QUESTIONS,
     claims: str = _CLAIMS,
+    literal_check: bool = _LITERALS,
+    threads: Optional[int] = _THREADS,
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
 ) -> None:
@@ -216,32 +225,43 @@ def bench_agree(
     try:
         if len(judges) != 2:
             raise ConfigError(f"give exactly two --judge options, got {len(judges)}")
-        from .agree import markdown, run_agree
-        from .quality import open_for_bench
-        from .scorer import check_claims
+        options = _options(  # before two judges load
+            max_questions=max_questions, claims=claims, check_literals=literal_check, n_threads=threads,
+            base_url=base_url, response_format=response_format,
+        )
+        from .bench.agree import markdown, run_agree
+        from .bench.quality import open_for_bench
 
-        check_claims(claims)  # before two judges load
-        first, second = (open_for_bench(_model(j, base_url, response_format)) for j in judges)
-        typer.echo(markdown(run_agree(data, first, second, limit=limit, claims=claims)))
+        first, second = (open_for_bench(j, options) for j in judges)
+        typer.echo(markdown(run_agree(data, first, second, limit=limit, options=options)))
     except LocalsummError as e:
         _fail(e)
 
 
 @app.command()
 def calibrate(
-    data: list[Path] = typer.Option(..., "--data", help="Labelled JSONL (schema of the shared dev sets); repeat for several."),
+    data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
     out: Path = typer.Option(Path("bench-quality"), "--out", help="Folder for the results (shared with bench quality)."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     write: bool = typer.Option(True, "--write/--dry-run", help="Store the fitted thresholds for this model file."),
+    cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
+    max_questions: int = _MAX_QUESTIONS,
+    claims: str = _CLAIMS,
+    literal_check: bool = _LITERALS,
+    threads: Optional[int] = _THREADS,
 ) -> None:
     """Fit verdict thresholds on half the documents; report on the other half; store them for the model."""
     try:
-        from .calibrate import as_entry, calibrate as fit, labelled_items, store_override
-        from .quality import open_for_bench, score_datasets
+        options = _options(
+            max_questions=max_questions, claims=claims, check_literals=literal_check, n_threads=threads, cache=cache,
+        )
+        from .bench.calibrate import as_entry, calibrate as fit, labelled_items
+        from .bench.quality import open_for_bench, score_datasets
+        from .config.thresholds import store_override
 
-        judge = open_for_bench(model)
-        lines = score_datasets(data, out, judge, limit=limit)
+        judge = open_for_bench(model, options)
+        lines = score_datasets(data, out, judge, options=options, limit=limit)
         calibration = fit([i for ls in lines.values() for i in labelled_items(ls)], judge.info.thresholds)
     except LocalsummError as e:
         _fail(e)
@@ -281,7 +301,8 @@ def models_list() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from .registry import load_registry, models_dir
+    from .config.paths import models_dir
+    from .models.registry import load_registry
 
     default, specs = load_registry()
     table = Table(title=f"Judges in {models_dir()}", caption="* the default judge; thresholds: alignment / coverage")
@@ -307,8 +328,8 @@ def models_pull(
 ) -> None:
     """Download a judge, verify its sha256 and install it (needs the network)."""
     try:
-        from .download import pull
-        from .registry import get_spec
+        from .models.download import pull
+        from .models.registry import get_spec
 
         pull(get_spec(name), source=source, progress=lambda line: typer.echo(line, err=True))
     except LocalsummError as e:

@@ -41,6 +41,6 @@ def read_text(path: str, what: str) -> str:
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """The objects of a JSONL file that localsumm wrote or a benchmark reads as given (blank lines skipped).
 
-    Not for the user's input: ``batch.read_records`` reads that, with errors that name the line.
+    Not for the user's input: ``runs.records.read_records`` reads that, with errors that name the line.
     """
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

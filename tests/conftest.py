@@ -27,7 +27,7 @@ SUMMARY = (ROOT / "examples" / "summary.txt").read_text(encoding="utf-8")
 
 
 def _judge(name: str, **kwargs):
-    from localsumm.judges import open_judge
+    from localsumm.backends import open_judge
 
     try:
         return open_judge(name, **kwargs)

@@ -11,10 +11,13 @@ import time
 import pytest
 
 from localsumm import create_summarization_scorer
-from localsumm.batch import done_ids, read_records, run_evals
+from localsumm.config import Options
+from localsumm.runs.batch import run_evals
+from localsumm.runs.records import read_records
+from localsumm.runs.results import done_ids
 from localsumm.errors import InputError
-from localsumm.evaluate import evaluate_file
-from localsumm.judges.scripted import ScriptedJudge
+from localsumm.runs.evaluate import evaluate_file
+from localsumm.backends.scripted import ScriptedJudge
 
 from .conftest import ROOT, SOURCE, SUMMARY, run_cli
 
@@ -89,16 +92,18 @@ def test_eval_file_writes_every_record_once_and_resumes(tmp_path):
     assert sorted(l["id"] for l in again) == sorted(l["id"] for l in lines)
 
 
-def test_resume_refuses_to_mix_claim_units(tmp_path):
+def test_resume_refuses_to_mix_settings_a_result_depends_on(tmp_path):
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps({"id": f"i{n}", "source": SOURCE, "summary": SUMMARY}) + "\n" for n in range(2)))
     out = tmp_path / "out.jsonl"
     evaluate_file(data, out, model=scripted(10), limit=1)
     before = out.read_text()
-    with pytest.raises(InputError, match="claims are 'sentences'.*--claims sentences"):
+    with pytest.raises(InputError, match="judged with --claims sentences .*not --claims extracted"):
         evaluate_file(data, out, resume=True, model=scripted(10), claims="extracted")
-    with pytest.raises(InputError, match="judged with the literal check.*resume it with --literal-check"):
+    with pytest.raises(InputError, match="judged with --literal-check .*resume it with --literal-check"):
         evaluate_file(data, out, resume=True, model=scripted(10), check_literals=False)
+    with pytest.raises(InputError, match="--max-questions 10 .*not --max-questions 5"):
+        evaluate_file(data, out, resume=True, model=scripted(10), options=Options(max_questions=5))
     assert out.read_text() == before
     evaluate_file(data, out, resume=True, model=scripted(10))  # the same unit resumes
     assert len(out.read_text().splitlines()) == 2

@@ -4,8 +4,9 @@ import json
 
 import pytest
 
-from localsumm.calibrate import LabelledItem, calibrate, split_documents, store_override, threshold_override
-from localsumm.judge import Thresholds
+from localsumm.bench.calibrate import LabelledItem, calibrate, split_documents
+from localsumm.config.thresholds import store_override, threshold_override
+from localsumm.protocol import Thresholds
 
 from .conftest import run_cli
 from .test_quality import labelled
@@ -59,7 +60,7 @@ def test_stored_thresholds_apply_to_that_model_file_only(tmp_path, monkeypatch):
 
 
 def test_calibrate_on_the_real_engine_stores_what_open_judge_then_uses(tmp_path):
-    from localsumm.judges import open_judge
+    from localsumm.backends import open_judge
 
     data, _ = labelled(tmp_path, n_docs=2, per_doc=2)
     env = {"LOCALSUMM_CONFIG": str(tmp_path / "config")}
@@ -79,7 +80,7 @@ def test_calibrate_on_the_real_engine_stores_what_open_judge_then_uses(tmp_path)
 
 
 def test_no_threshold_leaves_almost_every_verdict_on_one_side():
-    from localsumm.calibrate import MIN_SIDE, _candidates
+    from localsumm.bench.calibrate import MIN_SIDE, _candidates
 
     ps = [i / 100 for i in range(100)]
     candidates = _candidates(ps)

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from localsumm.registry import get_spec
+from localsumm.models.registry import get_spec
 
 from .conftest import ROOT, SOURCE, run_cli
 

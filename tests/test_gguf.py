@@ -2,9 +2,9 @@
 
 import pytest
 
-from localsumm import gguf
+from localsumm.models import gguf
 from localsumm.errors import ConfigError, ModelError, ResourceError
-from localsumm.registry import get_spec
+from localsumm.models.registry import get_spec
 
 from .conftest import ROOT, run_cli
 
@@ -43,7 +43,7 @@ def test_a_context_beyond_the_models_training_is_refused(small_path):
 
 
 def test_the_llamacpp_judge_checks_before_allocating(small_path, monkeypatch):
-    from localsumm.judges.llamacpp import LlamaCppJudge
+    from localsumm.backends.llamacpp import LlamaCppJudge
 
     monkeypatch.setattr(gguf, "available_memory", lambda: 200 * 2**20)
     with pytest.raises(ResourceError, match="available"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from outlines_core import Guide, Index, Vocabulary
 
-from localsumm.grammar import TokenConstraint
+from localsumm.backends.grammar import TokenConstraint
 
 # Token 33 sits in the second 32-bit word of the mask, and 39 past the vocabulary's last id.
 VOCABULARY = Vocabulary(39, {"a": [0], "b": [1], "ab": [33], '"': [3], "c": [4]})

@@ -1,6 +1,6 @@
 """The literal check: numbers and capitalised names of a claim that the source never mentions."""
 
-from localsumm.literals import unmatched_literals
+from localsumm.summarization.literals import unmatched_literals
 
 SOURCE = (
     "The council of Marlow voted 7 to 2 on Tuesday to build a library. It will cost $4,500,000 and open in "

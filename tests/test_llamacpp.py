@@ -9,10 +9,11 @@ import sys
 
 import pytest
 
-from localsumm import create_summarization_scorer, prompts
+from localsumm import create_summarization_scorer
+from localsumm.summarization import prompts
 from localsumm.errors import ContextOverflowError, JudgeError
-from localsumm.registry import get_spec
-from localsumm.schemas import ClaimList, question_list
+from localsumm.models.registry import get_spec
+from localsumm.summarization.schemas import ClaimList, question_list
 from localsumm.text import sentences
 
 from .conftest import SMALL, SOURCE, SUMMARY
@@ -90,7 +91,7 @@ def test_constraint_is_active_on_a_model_that_does_not_write_json_unasked(small_
 
 
 def test_a_failing_constraint_raises_instead_of_vanishing(small_judge, monkeypatch):
-    from localsumm.grammar import TokenConstraint
+    from localsumm.backends.grammar import TokenConstraint
 
     def broken(self, logits):
         raise RuntimeError("the token mask failed")
@@ -104,9 +105,9 @@ def test_constrained_generation_needs_no_numba():
     """outlines' numpy kernel needs numba (a JIT compile per process, ~75 MiB of LLVM); ours does not."""
     code = (
         "import sys; sys.modules['numba'] = None\n"
-        "from localsumm.judges import open_judge\n"
-        "from localsumm import prompts\n"
-        "from localsumm.schemas import ClaimList\n"
+        "from localsumm.backends import open_judge\n"
+        "from localsumm.summarization import prompts\n"
+        "from localsumm.summarization.schemas import ClaimList\n"
         f"value, _ = open_judge({SMALL!r}).generate('claims', prompts.claims_messages('The cat sat on the mat.'), ClaimList, 200)\n"
         "assert isinstance(value, ClaimList)\n"
         "assert 'numba' not in [m.split('.')[0] for m in sys.modules if sys.modules[m] is not None]\n"
@@ -151,10 +152,10 @@ def test_coverage_never_sees_the_source_on_the_real_path(small_judge):
 
 
 def test_passage_questions_on_the_real_path_read_the_document_once(small_judge, monkeypatch):
-    from localsumm import scorer
+    from localsumm.summarization import plan
 
     # The example source is one passage at the real size; smaller passages make it three.
-    monkeypatch.setattr(scorer, "PASSAGE_TOKENS", small_judge.count_tokens(SOURCE) // 3 + 1)
+    monkeypatch.setattr(plan, "PASSAGE_TOKENS", small_judge.count_tokens(SOURCE) // 3 + 1)
     calls = []
     result = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append)
     asked = [c for c in calls if c.step == "questions"]
@@ -194,7 +195,7 @@ def test_same_input_same_result_whatever_was_scored_before(small_judge):
 
 
 def test_a_second_summary_reads_the_source_from_a_kept_prefix(small_judge):
-    from localsumm.judges.llamacpp import LlamaCppJudge
+    from localsumm.backends.llamacpp import LlamaCppJudge
 
     other = "Harbor Lights makes beer in Maine. It plans a second brewery."
     scorer = create_summarization_scorer(small_judge)
@@ -220,7 +221,7 @@ def long_source(n: int) -> str:
 
 
 def test_a_source_several_times_the_context_is_judged_in_windows():
-    from localsumm.judges import open_judge
+    from localsumm.backends import open_judge
 
     judge = open_judge("smollm2-135m", n_ctx=1024)
     source = long_source(150)
@@ -249,7 +250,7 @@ def test_a_source_several_times_the_context_is_judged_in_windows():
 
 
 def test_a_context_too_small_for_the_instructions_is_a_clear_error():
-    from localsumm.judges import open_judge
+    from localsumm.backends import open_judge
 
     judge = open_judge("smollm2-135m", n_ctx=256)
     with pytest.raises(ContextOverflowError) as e:
@@ -302,13 +303,13 @@ def test_an_instruction_in_the_summary_does_not_raise_its_score(default_judge):
 
 
 def test_judge_call_cache_answers_a_rerun_identically(small_judge, tmp_path):
-    from localsumm.cache import CachedJudge, JudgeCallCache
+    from localsumm.backends.cache import CachedJudge, JudgeCallCache
 
     cache = JudgeCallCache(tmp_path / "calls.sqlite3")
-    first = create_summarization_scorer(CachedJudge(small_judge, cache)).run(input=SOURCE, output=SUMMARY)
+    first = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(input=SOURCE, output=SUMMARY)
     assert all(step.cached_calls == 0 for step in first.provenance.steps)
     # A new scorer (no shared question set), a new connection: everything from disk.
-    again = create_summarization_scorer(CachedJudge(small_judge, JudgeCallCache(tmp_path / "calls.sqlite3")))
+    again = create_summarization_scorer(CachedJudge(small_judge, JudgeCallCache(tmp_path / "calls.sqlite3"), prompts.STEP_VERSIONS))
     second = again.run(input=SOURCE, output=SUMMARY)
     assert all(step.cached_calls == step.calls for step in second.provenance.steps)
     assert all(step.prompt_tokens == 0 for step in second.provenance.steps)
@@ -322,12 +323,12 @@ def test_judge_call_cache_answers_a_rerun_identically(small_judge, tmp_path):
 
 
 def test_a_new_step_version_reruns_only_that_step(small_judge, tmp_path, monkeypatch):
-    from localsumm.cache import CachedJudge, JudgeCallCache
+    from localsumm.backends.cache import CachedJudge, JudgeCallCache
 
     cache = JudgeCallCache(tmp_path / "calls.sqlite3")
-    first = create_summarization_scorer(CachedJudge(small_judge, cache)).run(input=SOURCE, output=SUMMARY)
+    first = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(input=SOURCE, output=SUMMARY)
     monkeypatch.setitem(prompts.STEP_VERSIONS, "coverage", "9999-01-01.1")
-    second = create_summarization_scorer(CachedJudge(small_judge, cache)).run(input=SOURCE, output=SUMMARY)
+    second = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(input=SOURCE, output=SUMMARY)
     steps = {s.step: s for s in second.provenance.steps}
     assert steps["coverage"].calls > 0 and steps["coverage"].cached_calls == 0
     assert all(s.cached_calls == s.calls for name, s in steps.items() if name != "coverage")

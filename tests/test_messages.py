@@ -3,7 +3,7 @@
 import pytest
 
 from localsumm.errors import InputError
-from localsumm.messages import extract_tool_results, resolve_source, resolve_summary
+from localsumm.summarization.inputs import extract_tool_results, resolve_source, resolve_summary
 
 
 def user(text, id="u"):

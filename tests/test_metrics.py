@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from localsumm import metrics
+from localsumm.bench import metrics
 
 
 def test_pearson_and_its_undefined_case():

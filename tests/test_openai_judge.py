@@ -17,9 +17,9 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.errors import NetworkError
-from localsumm.judges import open_judge
-from localsumm.registry import get_spec
-from localsumm.schemas import claim_list
+from localsumm.backends import open_judge
+from localsumm.models.registry import get_spec
+from localsumm.summarization.schemas import claim_list
 
 from .conftest import ROOT, SOURCE, SUMMARY, run_cli
 
@@ -66,7 +66,7 @@ def judge(server, monkeypatch):
 
 
 def test_structured_output_parses_through_the_endpoint(judge):
-    from localsumm.prompts import claims_messages
+    from localsumm.summarization.prompts import claims_messages
 
     value, call = judge.generate("claims", claims_messages(SUMMARY), claim_list(8), 400)
     assert isinstance(value.claims, list) and call.completion_tokens > 0
@@ -74,7 +74,7 @@ def test_structured_output_parses_through_the_endpoint(judge):
 
 
 def test_verdicts_are_probabilities_from_the_endpoints_logprobs(judge):
-    from localsumm.prompts import claim_verdict_messages
+    from localsumm.summarization.prompts import claim_verdict_messages
 
     p, call = judge.yes_probability("alignment", claim_verdict_messages(SOURCE, "Harbor Lights was founded in 1995."))
     assert 0.0 < p < 1.0 and call.output.startswith("p(yes)=")

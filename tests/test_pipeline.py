@@ -9,7 +9,7 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.errors import ContextOverflowError
-from localsumm.judges.scripted import ScriptedJudge
+from localsumm.backends.scripted import ScriptedJudge
 
 SOURCE = "The company was founded in 1995 by John Smith. It grew to 500 employees by 2020. It is based in Seattle."
 SUMMARY = "Founded in 1995 by John Smith, the company is based in Portland."
@@ -188,7 +188,7 @@ def test_summaries_of_one_source_share_one_question_set():
 
 
 def test_prompt_version_is_the_newest_step_version():
-    from localsumm import prompts
+    from localsumm.summarization import prompts
 
     def order(version: str) -> tuple[str, int]:
         day, n = version.split(".")
@@ -200,7 +200,7 @@ def test_prompt_version_is_the_newest_step_version():
 
 
 def test_a_source_of_several_passages_is_asked_passage_by_passage():
-    from localsumm.scorer import PASSAGE_TOKENS
+    from localsumm.summarization.plan import PASSAGE_TOKENS
 
     # 60 sentences of 8 words: 480 "tokens" (the scripted judge counts words), 3 passages of 160.
     sentences = [f"Fact {i} says that thing {i} is true." for i in range(60)]

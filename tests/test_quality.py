@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from localsumm.judges.scripted import ScriptedJudge
-from localsumm.quality import bigram_overlap, run_quality
+from localsumm.backends.scripted import ScriptedJudge
+from localsumm.bench.quality import bigram_overlap, run_quality
 
 from .conftest import SOURCE, SUMMARY, run_cli
 
@@ -80,7 +80,7 @@ def test_bench_quality_on_the_real_engine(tmp_path):
 
 
 def test_agreement_of_two_judges_on_the_same_claims_and_questions(tmp_path):
-    from localsumm.agree import run_agree
+    from localsumm.bench.agree import run_agree
 
     data, rows = labelled(tmp_path, n_docs=1, per_doc=2)
     common = dict(claims=["Claim one.", "Claim two."], questions=["Is it one?", "Is it two?"])

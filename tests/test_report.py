@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from localsumm.evaluate import evaluate_file
-from localsumm.htmlreport import write_report
-from localsumm.judges.scripted import ScriptedJudge
+from localsumm.runs.evaluate import evaluate_file
+from localsumm.reports.html import write_report
+from localsumm.backends.scripted import ScriptedJudge
 
 from .conftest import SOURCE, SUMMARY, run_cli
 
@@ -86,7 +86,7 @@ def test_terminal_output_shows_hostile_text_as_itself():
     from rich.console import Console
 
     from localsumm import create_summarization_scorer
-    from localsumm.report import print_result
+    from localsumm.reports.terminal import print_result
 
     hostile = "It was sold [bold red]in 2021[/] \x1b[2J\x1b]0;pwned\x07 quietly."
     judge = ScriptedJudge(claims=[hostile], questions=["Was it [red]founded[/]?"], claim_probabilities=[0.1], question_probabilities=[0.9])

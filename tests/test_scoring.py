@@ -4,8 +4,9 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.errors import ConfigError
-from localsumm.judges.scripted import ScriptedJudge
-from localsumm.scoring import check_options, compute_scores, round_half_up
+from localsumm.backends.scripted import ScriptedJudge
+from localsumm.config import Options
+from localsumm.summarization.rules import compute_scores, round_half_up
 
 Q = [f"question {i}?" for i in range(12)]
 
@@ -25,7 +26,7 @@ def test_max_questions_rejected_before_any_model_is_loaded():
 @pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf")])
 def test_scale_must_be_positive_and_finite(bad):
     with pytest.raises(ConfigError, match="scale"):
-        check_options(max_questions=10, scale=bad)
+        Options(scale=bad)
 
 
 def test_coverage_verdicts_are_matched_by_position():
@@ -94,8 +95,8 @@ def test_constrained_output_drops_items_that_break_bounds_the_grammar_leaves_out
     import json
 
     from localsumm.errors import JudgeError
-    from localsumm.grammar import parse
-    from localsumm.schemas import question_list
+    from localsumm.backends.grammar import parse
+    from localsumm.summarization.schemas import question_list
 
     long_question = "Did " + "the council meet again and " * 10 + "vote?"
     text = json.dumps({"questions": ["Was it founded in 1995?", long_question, "Is it based in Seattle?"]})

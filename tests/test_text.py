@@ -1,5 +1,5 @@
 from localsumm.files import read_text
-from localsumm.prompts import fence
+from localsumm.summarization.prompts import fence
 from localsumm.text import closest_sentence, sentences
 
 import pytest

@@ -3,7 +3,7 @@
 import pytest
 
 from localsumm.errors import ContextOverflowError
-from localsumm.windows import Window, passages, share_questions, split_source
+from localsumm.summarization.windows import Window, passages, share_questions, split_source
 
 
 def words(text: str) -> int:

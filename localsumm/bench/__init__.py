@@ -1,0 +1,1 @@
+"""Measuring judges: agreement with human labels, speed, agreement between judges, threshold calibration."""

@@ -1,0 +1,228 @@
+"""`localsumm bench quality`: agreement of the scorer with human labels, beside trivial baselines.
+
+Each dataset (schema: benchmarks/data/README.md) is scored through the batch
+runner into a resumable results file, then measured from that file alone, so a
+finished run can be re-measured without a model. Every figure carries a 95%
+bootstrap interval (items resampled; whole documents for per-document figures).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import numpy as np
+
+from ..backends import open_judge
+from ..config.options import Options, make_options
+from ..protocol import Judge
+from ..runs.evaluate import evaluate_file
+from ..runs.results import ResultLine, read_results
+from . import metrics
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+@dataclass(frozen=True)
+class Figure:
+    dataset: str
+    label: str
+    """Which human label: label_alignment, label_coverage, or label_mean (SummEval)."""
+    predictor: str
+    """What is compared with it: a localsumm output or a baseline."""
+    measure: str
+    value: float
+    low: float
+    high: float
+    n: int
+
+
+@dataclass(frozen=True)
+class Item:
+    """One scored item, reduced to what the measures need."""
+
+    doc: str
+    score: float
+    alignment: float
+    coverage: float
+    weakest_claim: float
+    """The smallest claim probability: a continuous alignment score for ROC curves."""
+    label_alignment: float | None
+    label_coverage: float | None
+    bigram_overlap: float
+    length: float
+
+
+def bigram_overlap(summary: str, source: str) -> float:
+    """Share of the summary's word bigrams found in the source: the lexical baseline for alignment."""
+    def bigrams(text: str) -> set[tuple[str, str]]:
+        words = [w for w in text.lower().split() if any(c.isalnum() for c in w)]
+        return set(zip(words, words[1:]))
+
+    mine = bigrams(summary)
+    return len(mine & bigrams(source)) / len(mine) if mine else 0.0
+
+
+def items_from_results(lines: list[ResultLine]) -> list[Item]:
+    """The scored lines of a results file (a dataset's records plus our verdicts)."""
+    items = []
+    for line in lines:
+        result = line.result
+        if result is None:
+            continue
+        source, summary = line.texts()
+        probabilities = [v.support for v in result.preprocess_step_result.alignment if v.probability is not None]
+        items.append(
+            Item(
+                doc=line.doc,
+                score=result.score,
+                alignment=result.alignment_score,
+                coverage=result.coverage_score,
+                weakest_claim=min(probabilities, default=0.0),
+                label_alignment=line.label_alignment,
+                label_coverage=line.label_coverage,
+                bigram_overlap=bigram_overlap(summary, source),
+                length=float(len(summary.split())),
+            )
+        )
+    return items
+
+
+def _figure(
+    dataset: str, label: str, predictor: str, name: str,
+    measure: Callable[[np.ndarray], float], n: int, groups: Sequence[str] | None,
+) -> Figure:
+    value = measure(np.arange(n))
+    low, high = metrics.bootstrap_ci(measure, n, groups=groups)
+    return Figure(dataset, label, predictor, name, value, low, high, n)
+
+
+def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[Figure]:
+    """Every figure the dataset's labels allow, for localsumm and for the baselines."""
+    figures: list[Figure] = []
+    docs = [i.doc for i in items]
+
+    def correlations(label: str, labels: list[float], predictors: dict[str, list[float]], kinds: list[str]) -> None:
+        y = np.asarray(labels, float)
+        d = np.asarray(docs)
+        for predictor, values in predictors.items():
+            x = np.asarray(values, float)
+            for kind in kinds:
+                fn = {"pearson": metrics.pearson, "spearman": metrics.spearman, "kendall": metrics.kendall}[kind]
+                figures.append(_figure(dataset, label, predictor, kind, lambda idx: fn(x[idx], y[idx]), len(y), None))
+                figures.append(_figure(
+                    dataset, label, predictor, f"{kind} per document",
+                    lambda idx: metrics.per_document(fn, x[idx], y[idx], d[idx].tolist()), len(y), docs,
+                ))
+
+    aligned = [i for i in items if i.label_alignment is not None]
+    if aligned:
+        labels = [i.label_alignment for i in aligned]
+        correlations("label_alignment", labels, {
+            "alignment": [i.alignment for i in aligned],
+            "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
+            "baseline: summary length": [i.length for i in aligned],
+        }, ["spearman", "kendall"])
+        if set(labels) <= {0.0, 1.0}:
+            y = np.asarray(labels)
+            for predictor, values in {
+                "weakest claim probability": [i.weakest_claim for i in aligned],
+                "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
+                "baseline: summary length": [i.length for i in aligned],
+            }.items():
+                x = np.asarray(values)
+                figures.append(_figure(dataset, "label_alignment", predictor, "ROC-AUC", lambda idx: metrics.roc_auc(x[idx], y[idx]), len(y), None))
+            predicted = np.asarray([i.weakest_claim >= threshold for i in aligned])
+            figures.append(_figure(
+                dataset, "label_alignment", f"all claims supported (threshold {threshold:g})", "balanced accuracy",
+                lambda idx: metrics.balanced_accuracy(predicted[idx], y[idx]), len(y), None,
+            ))
+    covered = [i for i in items if i.label_coverage is not None]
+    if covered:
+        correlations("label_coverage", [i.label_coverage for i in covered], {
+            "coverage": [i.coverage for i in covered],
+            "baseline: bigram overlap": [i.bigram_overlap for i in covered],
+            "baseline: summary length": [i.length for i in covered],
+        }, ["pearson", "spearman"])
+    both = [i for i in items if i.label_alignment is not None and i.label_coverage is not None]
+    if both:
+        correlations("label_mean", [(i.label_alignment + i.label_coverage) / 2 for i in both], {
+            "score": [i.score for i in both],
+            "baseline: bigram overlap": [i.bigram_overlap for i in both],
+            "baseline: summary length": [i.length for i in both],
+        }, ["spearman", "kendall"])
+    return figures
+
+
+def markdown(figures: list[Figure]) -> str:
+    rows = ["| dataset | label | predictor | measure | value | 95% CI | n |", "|---|---|---|---|---:|---|---:|"]
+    fmt = lambda v: "n/a" if math.isnan(v) else f"{v:.3f}"
+    for f in figures:
+        rows.append(f"| {f.dataset} | {f.label} | {f.predictor} | {f.measure} | {fmt(f.value)} | [{fmt(f.low)}, {fmt(f.high)}] | {f.n} |")
+    return "\n".join(rows) + "\n"
+
+
+def write_outputs(out_dir: Path, figures: list[Figure], items_by_dataset: dict[str, list[Item]], threshold: float) -> list[Path]:
+    """quality.md, quality.json and, when matplotlib is installed, one PNG per dataset."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = [out_dir / "quality.md", out_dir / "quality.json"]
+    written[0].write_text(markdown(figures), encoding="utf-8")
+    written[1].write_text(json.dumps([asdict(f) for f in figures], indent=1, allow_nan=True), encoding="utf-8")
+    try:
+        from .plots import quality_plot
+    except ImportError:
+        return written
+    for dataset, items in items_by_dataset.items():
+        path = out_dir / f"quality-{dataset}.png"
+        quality_plot(path, dataset, items, threshold)
+        written.append(path)
+    return written
+
+
+def open_for_bench(model: str | Judge | None, options: Options | None = None) -> Judge:
+    return model if isinstance(model, Judge) else open_judge(model, options)
+
+
+def score_datasets(
+    data_files: list[Path], out_dir: Path, judge: Judge, *, options: Options | None = None, limit: int | None = None,
+    console: "Console | None" = None,
+) -> dict[str, list[ResultLine]]:
+    """Each dataset scored into ``out_dir/<dataset>.<judge>.jsonl`` (resumable); its lines, by dataset."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lines_by_dataset = {}
+    for data in data_files:
+        dataset = data.name.split(".")[0]
+        results = out_dir / f"{dataset}.{judge.info.name}.jsonl"
+        evaluate_file(data, results, resume=True, model=judge, options=options, limit=limit, console=console)
+        # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
+        lines_by_dataset[dataset] = read_results(results)[:limit]
+    return lines_by_dataset
+
+
+def run_quality(
+    data_files: list[Path],
+    out_dir: Path,
+    *,
+    model: str | Judge | None = None,
+    options: Options | None = None,
+    limit: int | None = None,
+    console: "Console | None" = None,
+    **settings: object,
+) -> tuple[list[Figure], list[Path]]:
+    """Score each dataset (resumable), then measure it against its labels.
+
+    ``options`` (or keyword ``settings``) as for ``localsumm eval``; the judge-call cache is on by default.
+    """
+    options = make_options(options or Options(cache=True), **settings)  # checked before the judge loads
+    judge = open_for_bench(model, options)
+    threshold = judge.info.thresholds.alignment
+    figures: list[Figure] = []
+    items_by_dataset: dict[str, list[Item]] = {}
+    for dataset, lines in score_datasets(data_files, out_dir, judge, options=options, limit=limit, console=console).items():
+        items_by_dataset[dataset] = items_from_results(lines)
+        figures += dataset_figures(dataset, items_by_dataset[dataset], threshold)
+    return figures, write_outputs(out_dir, figures, items_by_dataset, threshold)

@@ -1,0 +1,81 @@
+"""Batch evaluation: ``run_evals`` (the reference's runEvals).
+
+An item that fails to score is reported with its error and left out of the
+averages; it is never counted as 0 or 1.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+
+from ..errors import InputError
+from ..summarization.result import SummarizationResult
+
+
+class Scorer(Protocol):
+    id: str
+
+    def run(self, run: Mapping[str, Any] | None = None, *, input: Any = None, output: Any = None) -> SummarizationResult: ...
+
+
+@dataclass
+class ItemResult:
+    index: int
+    id: str | None
+    input: Any
+    output: Any
+    scorer_results: dict[str, SummarizationResult] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    """Scorer id (or "target") -> what went wrong, for the scorers that failed on this item."""
+
+
+@dataclass
+class EvalRun:
+    scores: dict[str, float | None]
+    """Mean score per scorer id over the items it scored (None if it scored none)."""
+    item_count: int
+    items: list[ItemResult]
+
+    def failed(self, scorer_id: str) -> int:
+        return sum(1 for item in self.items if scorer_id in item.errors or "target" in item.errors)
+
+
+def run_evals(
+    data: Iterable[Mapping[str, Any]],
+    scorers: Sequence[Scorer],
+    target: Callable[[Any], Any] | None = None,
+    on_item_complete: Callable[[ItemResult], None] | None = None,
+) -> EvalRun:
+    """Score every item with every scorer.
+
+    Each item has an ``input`` and either an ``output`` or, when ``target`` is
+    given, the output is ``target(input)`` (the agent under test).
+    ``on_item_complete`` is called after each item.
+    """
+    ids = [s.id for s in scorers]
+    if len(set(ids)) != len(ids):
+        raise InputError(f"scorer ids must be unique, got {ids}")
+    items: list[ItemResult] = []
+    for index, item in enumerate(data):
+        result = ItemResult(index=index, id=item.get("id"), input=item.get("input"), output=item.get("output"))
+        if result.output is None and target is not None:
+            try:
+                result.output = target(result.input)
+            except Exception as e:  # the agent failed: the item cannot be scored
+                result.errors["target"] = f"{type(e).__name__}: {e}"
+        if "target" not in result.errors:
+            for scorer in scorers:
+                try:
+                    result.scorer_results[scorer.id] = scorer.run(input=result.input, output=result.output)
+                except Exception as e:  # reported per item, never counted as a score
+                    result.errors[scorer.id] = f"{type(e).__name__}: {e}"
+        items.append(result)
+        if on_item_complete is not None:
+            on_item_complete(result)
+    scores = {}
+    for scorer_id in ids:
+        values = [i.scorer_results[scorer_id].score for i in items if scorer_id in i.scorer_results]
+        scores[scorer_id] = statistics.fmean(values) if values else None
+    return EvalRun(scores=scores, item_count=len(items), items=items)

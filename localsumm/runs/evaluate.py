@@ -1,0 +1,140 @@
+"""``localsumm eval``: a data file through ``run_evals``, appending results as they finish.
+
+The results file is the state: each finished item is one flushed JSON line, so
+an interrupted run loses at most the item in flight, and ``--resume`` skips the
+ids already written.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from ..config.options import Options, make_options
+from ..errors import InputError
+from ..protocol import Judge
+from ..summarization.scorer import create_summarization_scorer
+from ..text import printable
+from .batch import ItemResult, run_evals
+from .records import read_records
+from .results import DIMENSIONS, check_resumable, done_ids, format_line, read_results
+
+
+@dataclass
+class EvalSummary:
+    items: int
+    scored: int
+    failed: int
+    unscorable: int
+    mean_score: float | None
+
+
+def evaluate_file(
+    data: Path,
+    out: Path,
+    *,
+    resume: bool = False,
+    model: str | os.PathLike[str] | Judge | None = None,
+    options: Options | None = None,
+    limit: int | None = None,
+    console: Console | None = None,
+    **settings: object,
+) -> EvalSummary:
+    """Score the records of ``data`` (the first ``limit`` of them, if given) into ``out``.
+
+    ``options`` (or keyword ``settings``, its fields) configure the scorer, as for
+    ``create_summarization_scorer``.
+    """
+    options = make_options(options, **settings)
+    console = console or Console(stderr=True)
+    if out.exists() and out.stat().st_size > 0 and not resume:
+        raise InputError(f"{out} already holds results; pass --resume to continue it, or choose another --out")
+    records = list(read_records(data))[:limit]
+    first_line: dict[str, int] = {}
+    for record in records:
+        if record.id is None:
+            record.id = f"line-{record.line}"  # so a malformed record is written once, and resumable
+        elif record.error is None and record.id in first_line:
+            record.error = f"{data}: line {record.line} repeats id {record.id} (first on line {first_line[record.id]})"
+        first_line.setdefault(record.id, record.line)
+    done = done_ids(out) if resume else set()
+    if done:
+        check_resumable(out, options)
+    todo = [r for r in records if r.id not in done]
+    valid = [r for r in todo if r.error is None]
+    scorer = create_summarization_scorer(model, options=options) if valid else None
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("a", encoding="utf-8") as sink, _progress(console) as progress:
+        task = progress.add_task("scoring", total=len(todo), rate="")
+        for record in todo:
+            if record.error is not None:
+                console.print(Text.assemble(("skipped", "yellow"), f": {printable(record.error)}"), highlight=False)
+                sink.write(format_line(record.fields, record.id, error=record.error) + "\n")
+                sink.flush()
+                progress.advance(task)
+        tokens, seconds = 0, 0.0
+
+        def finished(item: ItemResult) -> None:
+            nonlocal tokens, seconds
+            record = valid[item.index]
+            result = next(iter(item.scorer_results.values()), None)
+            error = "; ".join(item.errors.values()) or None
+            sink.write(format_line(record.fields, record.id, error=error, result=result) + "\n")
+            sink.flush()
+            for result in item.scorer_results.values():
+                steps = result.provenance.steps
+                tokens += sum(s.prompt_tokens + s.completion_tokens for s in steps)
+                seconds += sum(s.seconds for s in steps)
+            progress.update(task, advance=1, rate=f"{tokens / seconds:.0f} tokens/s" if seconds else "")
+
+        if scorer is not None:
+            run_evals(({"id": r.id, "input": r.input, "output": r.output} for r in valid), [scorer], on_item_complete=finished)
+    return _summarise(out, console)
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[rate]}"),
+        console=console,
+    )
+
+
+def _histogram(values: list[float]) -> str:
+    """Counts in five equal bins from 0 to the top of the scale (1, or the --scale in use)."""
+    top = max(1.0, *values)
+    bins = [0] * 5
+    for v in values:
+        bins[min(int(v / top * 5), 4)] += 1
+    return " ".join(f"{i * top / 5:g}-{(i + 1) * top / 5:g}:{n}" for i, n in enumerate(bins))
+
+
+def _summarise(out: Path, console: Console) -> EvalSummary:
+    lines = read_results(out)
+    scored = [line for line in lines if line.scored]
+    table = Table(title=f"{out}: {len(lines)} items, {len(scored)} scored")
+    for column in ("", "mean", "median", "distribution"):
+        table.add_column(column)
+    for dim in DIMENSIONS:
+        values = [getattr(line, dim) for line in scored]
+        if values:
+            table.add_row(dim, f"{statistics.fmean(values):.3f}", f"{statistics.median(values):.3f}", _histogram(values))
+    console.print(table)
+    unscorable = sum(1 for line in scored if not line.scorable)
+    failed = len(lines) - len(scored)
+    console.print(f"unscorable (score 0, nothing to judge): {unscorable}   failed: {failed}")
+    mean = statistics.fmean(line.score for line in scored) if scored else None
+    return EvalSummary(items=len(lines), scored=len(scored), failed=failed, unscorable=unscorable, mean_score=mean)

@@ -1,0 +1,67 @@
+"""Input data files of ``localsumm eval``: JSONL or CSV records, each with an id, a source and a summary.
+
+A malformed line becomes a record with an error, so it is reported (and written
+once to the results) instead of stopping the run.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..files import read_text
+
+
+@dataclass
+class Record:
+    """One line of a data file: what to score, plus the user's fields carried through."""
+
+    line: int
+    fields: dict[str, Any]
+    id: str | None = None
+    input: Any = None
+    output: Any = None
+    error: str | None = None
+
+
+def _to_record(line: int, fields: Any, where: str) -> Record:
+    if not isinstance(fields, dict):
+        return Record(line, {}, error=f"{where}: line {line} is a JSON {type(fields).__name__}, not an object")
+    rid = fields.get("id")
+    record = Record(line, fields, id=None if rid is None else str(rid))
+    if record.id is None:
+        record.error = f"{where}: line {line} has no id"
+    elif "source" in fields or "summary" in fields:
+        missing = [k for k in ("source", "summary") if not isinstance(fields.get(k), str)]
+        if missing:
+            record.error = f"{where}: line {line} (id {record.id}) has no {' or '.join(missing)} text"
+        record.input, record.output = fields.get("source"), fields.get("summary")
+    elif "input" in fields and "output" in fields:
+        record.input, record.output = fields["input"], fields["output"]
+    else:
+        record.error = f"{where}: line {line} (id {record.id}) needs source and summary (or input and output)"
+    return record
+
+
+def read_records(path: Path) -> Iterator[Record]:
+    """Records from a JSONL or CSV file; a malformed line becomes a record with an error."""
+    text = read_text(str(path), "data")
+    where = str(path)
+    if path.suffix.lower() == ".csv":
+        reader = csv.DictReader(io.StringIO(text))
+        for row in reader:
+            yield _to_record(reader.line_num, dict(row), where)
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            fields = json.loads(line)
+        except json.JSONDecodeError as e:
+            yield Record(number, {}, error=f"{where}: line {number} is not JSON ({e.msg} at column {e.colno})")
+            continue
+        yield _to_record(number, fields, where)

@@ -1,0 +1,188 @@
+"""The results file: one owner for its format.
+
+``localsumm eval`` writes one JSON line per item: the user's record unchanged,
+its ``id``, and our verdict under one key of our own::
+
+    {...the record..., "id": "a1", "localsumm": {"status": "scored", "error": null,
+     "score": 0.5, "alignment_score": 1.0, "coverage_score": 0.5, "scorable": true,
+     "result": {...SummarizationResult.to_dict()...}}}
+
+A failed or skipped item has ``"status": "failed"`` and its ``error``. Every
+reader (resume, the summary table, the HTML report, bench quality, calibrate,
+experiments) reads lines through :class:`ResultLine`, never by raw keys.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable
+
+from pydantic import ValidationError
+
+from ..config.options import Options
+from ..errors import InputError
+from ..files import read_text
+from ..summarization.inputs import resolve_source, resolve_summary
+from ..summarization.result import SummarizationResult
+
+KEY = "localsumm"
+DIMENSIONS = ("score", "alignment_score", "coverage_score")
+
+
+def format_line(fields: dict[str, Any], id: str | None, *, error: str | None = None, result: SummarizationResult | None = None) -> str:
+    """The line for one item: ``fields`` (the user's record) unchanged, plus our verdict."""
+    ours: dict[str, Any] = {"status": "failed" if error else "scored", "error": error}
+    if result is not None and not error:
+        ours.update({d: getattr(result, d) for d in DIMENSIONS}, scorable=result.scorable, result=result.to_dict())
+    line = dict(fields)
+    line["id"] = id
+    line[KEY] = ours
+    return json.dumps(line, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """One line of a results file, as read."""
+
+    fields: dict[str, Any]
+    """The whole line: the user's record and our ``localsumm`` key."""
+    number: int = 0
+    """Its line number in the file (1-based; 0 when not read from a file)."""
+
+    @property
+    def id(self) -> str | None:
+        return None if self.fields.get("id") is None else str(self.fields["id"])
+
+    @property
+    def _ours(self) -> dict[str, Any]:
+        ours = self.fields.get(KEY)
+        return ours if isinstance(ours, dict) else {}
+
+    @property
+    def scored(self) -> bool:
+        return self._ours.get("status") == "scored"
+
+    @property
+    def error(self) -> str | None:
+        return self._ours.get("error")
+
+    @property
+    def score(self) -> float:
+        return float(self._ours["score"])
+
+    @property
+    def alignment_score(self) -> float:
+        return float(self._ours["alignment_score"])
+
+    @property
+    def coverage_score(self) -> float:
+        return float(self._ours["coverage_score"])
+
+    @property
+    def scorable(self) -> bool:
+        return bool(self._ours.get("scorable"))
+
+    @cached_property
+    def result(self) -> SummarizationResult | None:
+        """The full result of a scored line (None for a failed one)."""
+        data = self._ours.get("result")
+        if not self.scored or not data:
+            return None
+        try:
+            return SummarizationResult.model_validate(data)
+        except ValidationError as e:
+            where = f"line {self.number}" if self.number else f"item {self.id}"
+            raise InputError(f"{where} holds a result this version cannot read ({e.error_count()} problems, first: "
+                             f"{e.errors()[0]['loc']}): is it a localsumm eval results file?") from None
+
+    # -- the user's record --------------------------------------------------------
+
+    @property
+    def doc(self) -> str:
+        """The source document it belongs to: ``meta.doc_id``, else the start of its source."""
+        meta = self.fields.get("meta") or {}
+        return str(meta.get("doc_id") or self.texts()[0][:200])
+
+    @property
+    def label_alignment(self) -> float | None:
+        return self.fields.get("label_alignment")
+
+    @property
+    def label_coverage(self) -> float | None:
+        return self.fields.get("label_coverage")
+
+    def texts(self) -> tuple[str, str]:
+        """(source, summary) of the record ("" where the record has none)."""
+        if "source" in self.fields or "summary" in self.fields:
+            return str(self.fields.get("source") or ""), str(self.fields.get("summary") or "")
+        try:
+            return resolve_source(self.fields.get("input"), self.fields.get("output")), resolve_summary(self.fields.get("output"))
+        except Exception:  # the record itself was malformed: show what there is
+            return "", ""
+
+
+def read_results(path: Path) -> list[ResultLine]:
+    """Every line of a results file; an error names the line that is not one of ours."""
+    lines = []
+    for number, text in enumerate(read_text(str(path), "results").splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            fields = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{path}: line {number} is not JSON ({e.msg}); is it a localsumm eval results file?") from None
+        if not isinstance(fields, dict):
+            raise InputError(f"{path}: line {number} is not a JSON object")
+        lines.append(ResultLine(fields, number))
+    return lines
+
+
+def scored(lines: Iterable[ResultLine]) -> list[ResultLine]:
+    return [line for line in lines if line.scored]
+
+
+def done_ids(out: Path) -> set[str]:
+    """Ids already in a results file; a last line cut short by a crash is removed."""
+    if not out.exists():
+        return set()
+    data = out.read_bytes()
+    keep = data[: data.rfind(b"\n") + 1]
+    if len(keep) != len(data):  # the item in flight when the run died: score it again
+        out.write_bytes(keep)
+    ids = set()
+    for line in keep.decode("utf-8").splitlines():
+        try:
+            ids.add(str(json.loads(line)["id"]))
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return ids
+
+
+# Each setting a result records, as the command line gives it: for the message that refuses a mix.
+_FLAGS = {
+    "max_questions": lambda v: f"--max-questions {v}",
+    "scale": lambda v: f"--scale {v:g}",
+    "claims": lambda v: f"--claims {v}",
+    "literal_check": lambda v: "--literal-check" if v else "--no-literal-check",
+}
+
+
+def check_resumable(out: Path, options: Options) -> None:
+    """A resumed file must not mix settings a result depends on (``Options.recorded``): its figures
+    would describe neither. Results written before a setting existed carry its old default."""
+    wanted = options.recorded()
+    for line in read_results(out):
+        result = line.result
+        if result is None:  # a failed or skipped item judged nothing
+            continue
+        for name, value in wanted.items():
+            earlier = getattr(result.provenance, name)
+            if earlier != value:
+                was, now = _FLAGS[name](earlier), _FLAGS[name](value)
+                raise InputError(
+                    f"{out} holds results judged with {was} (item {line.id}), not {now}; resume it with {was}, "
+                    f"or give {now} its own --out"
+                )

@@ -1,0 +1,27 @@
+"""Analyze (the reference's second step): each question judged from the summary alone.
+
+The *summary context*: its prompts hold the summary and one question, never
+the source, so the judge cannot answer from what it read there.
+"""
+
+from __future__ import annotations
+
+from ..protocol import Judge
+from ..text import sentences
+from . import prompts
+from .reason import verdict_reason
+from .result import CoverageVerdict
+from .steplog import StepLog
+
+
+def analyze(judge: Judge, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
+    """One coverage verdict per question: does the summary answer it "yes"?"""
+    threshold = judge.info.thresholds.coverage
+    candidates = sentences(summary)
+    verdicts = []
+    for question in questions:
+        p, call = judge.yes_probability("coverage", prompts.coverage_messages(summary, question))
+        log.add(call)
+        reason = verdict_reason(p, threshold, "summary", question, candidates)
+        verdicts.append(CoverageVerdict(question=question, answered=p >= threshold, reason=reason, probability=round(p, 4)))
+    return verdicts

@@ -1,0 +1,166 @@
+"""Preprocess (the reference's first step): the summary's claims, the source's questions, and each claim judged against the source.
+
+Everything here that sees the source runs in the *source context* (prompts that
+open with the source, so a judge that keeps its KV cache reads it once). Claims
+are the summary's sentences, or extracted by the judge in the *summary context*.
+A source cut into windows is judged window by window, so each window's
+questions and verdicts share its prefix in the KV cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..config.options import Options
+from ..protocol import Judge
+from ..text import sentences
+from . import prompts
+from .literals import unmatched_literals
+from .plan import (
+    QUESTIONS_PER_PASSAGE, Plan, claims_bound, claims_token_budget, question_passages, questions_token_budget,
+)
+from .reason import verdict_reason
+from .result import AlignmentVerdict
+from .schemas import claim_list, question_list
+from .steplog import StepLog
+from .windows import Window
+
+# Question sets kept for sources seen in this process (a batch's sources).
+_QUESTION_SETS_KEPT = 1024
+
+
+@dataclass(frozen=True)
+class Preprocessed:
+    alignment: list[AlignmentVerdict]
+    questions: list[str]
+
+
+class QuestionSets:
+    """Question sets by source text and count. Questions depend on the source alone, so all summaries
+    of a source share one set; a scorer keeps its own (one judge, one prompt version)."""
+
+    def __init__(self, kept: int = _QUESTION_SETS_KEPT) -> None:
+        self.kept = kept
+        self._sets: OrderedDict[str, list[str]] = OrderedDict()
+
+    @staticmethod
+    def key(source: str, n: int) -> str:
+        return hashlib.sha256(f"{n}\x00{source}".encode("utf-8")).hexdigest()
+
+    def get(self, source: str, n: int) -> list[str] | None:
+        key = self.key(source, n)
+        if key not in self._sets:
+            return None
+        self._sets.move_to_end(key)
+        return list(self._sets[key])
+
+    def put(self, source: str, n: int, questions: list[str]) -> None:
+        self._sets[self.key(source, n)] = list(questions)
+        if len(self._sets) > self.kept:
+            self._sets.popitem(last=False)
+
+
+def preprocess(
+    judge: Judge, summary: str, source: str, plan: Plan, options: Options, log: StepLog, memo: QuestionSets
+) -> Preprocessed:
+    claims = unique(sentences(summary)) if options.claims == "sentences" else extract_claims(judge, summary, log)
+    probabilities, questions = judge_source(judge, plan.windows, claims, log, plan.questions_per_window, memo)
+    return Preprocessed(alignment_verdicts(judge, probabilities, plan.windows, source, options.check_literals), questions)
+
+
+def extract_claims(judge: Judge, summary: str, log: StepLog) -> list[str]:
+    """The atomic claims the judge lists from the summary, in the summary context (SPEC §2)."""
+    bound = claims_bound(summary)
+    value, call = judge.generate(
+        "claims", prompts.claims_messages(summary), claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound)
+    )
+    log.add(call)
+    return unique(value.claims)  # type: ignore[attr-defined]
+
+
+def generate_questions(judge: Judge, source: str, n: int, log: StepLog, memo: QuestionSets | None = None) -> list[str]:
+    """Up to ``n`` yes/no questions the source answers "yes": passage by passage when it has several."""
+    if memo is not None:
+        known = memo.get(source, n)
+        if known is not None:
+            log.shared.add("questions")
+            return known
+    parts = question_passages(source, n, judge.count_tokens, judge.context_size)
+    if len(parts) == 1:
+        asks = [(prompts.questions_messages(source, n), n)]
+    else:
+        per = QUESTIONS_PER_PASSAGE
+        asks = [(prompts.passage_questions_messages(source, passage, per), per) for passage in parts]
+    found: list[str] = []
+    for messages, k in asks:
+        value, call = judge.generate("questions", messages, question_list(k), questions_token_budget(k))
+        log.add(call)
+        found += value.questions  # type: ignore[attr-defined]
+    questions = unique(found)
+    if memo is not None:
+        memo.put(source, n, questions)
+    return questions
+
+
+def judge_claim(judge: Judge, source: str, claim: str, log: StepLog) -> float:
+    """The judge's probability that ``source`` supports ``claim``."""
+    p, call = judge.yes_probability("alignment", prompts.claim_verdict_messages(source, claim))
+    log.add(call)
+    return p
+
+
+def judge_source(
+    judge: Judge, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None,
+    memo: QuestionSets | None = None,
+) -> tuple[dict[str, list[float]], list[str]]:
+    """Claim probabilities per window and (when ``counts`` gives how many per window) questions, window by
+    window, so each window's questions and verdicts share its prefix in the KV cache. A claim supported
+    by one window is not asked of the next."""
+    questions: list[str] = []
+    probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
+    for i, window in enumerate(windows):
+        if counts and counts[i]:
+            questions += generate_questions(judge, window.text, counts[i], log, memo)
+        for claim in claims:
+            if not any(p >= judge.info.thresholds.alignment for p in probabilities[claim]):
+                probabilities[claim].append(judge_claim(judge, window.text, claim, log))
+    return probabilities, unique(questions)
+
+
+def alignment_verdicts(
+    judge: Judge, probabilities: dict[str, list[float]], windows: list[Window], source: str, check_literals: bool
+) -> list[AlignmentVerdict]:
+    """A claim is supported if a window supports it and (with ``check_literals``) it names no number or
+    name the whole source lacks; the verdict names that window (or the closest)."""
+    threshold = judge.info.thresholds.alignment
+    verdicts = []
+    for claim, ps in probabilities.items():
+        best = max(range(len(ps)), key=ps.__getitem__)
+        p, window = ps[best], windows[best]
+        scope = "" if len(windows) == 1 else f" in source window {best + 1} of {len(windows)}"
+        unmatched = unmatched_literals(claim, source) if check_literals else []
+        verdicts.append(
+            AlignmentVerdict(
+                claim=claim,
+                supported=p >= threshold and not unmatched,
+                reason=verdict_reason(p, threshold, "source", claim, sentences(window.text), scope, unmatched),
+                probability=round(p, 4),
+                window=None if len(windows) == 1 else best,
+                unmatched=unmatched,
+            )
+        )
+    return verdicts
+
+
+def unique(texts: list[str]) -> list[str]:
+    """Stripped, non-empty, first occurrence only: a small judge sometimes repeats itself."""
+    seen: set[str] = set()
+    kept = []
+    for text in (t.strip() for t in texts):
+        key = " ".join(text.lower().split())
+        if text and key not in seen:
+            seen.add(key)
+            kept.append(text)
+    return kept

@@ -1,0 +1,104 @@
+"""Reason (the reference's last step): the plain-language reason (SPEC §6) and each verdict's, from templates: no model call."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..text import closest_sentence, shorten
+from .result import AlignmentVerdict, CoverageVerdict, SourceWindow
+from .rules import Scores
+
+_MAX_LISTED = 5
+
+
+def _quote_list(items: list[str]) -> str:
+    shown = [f'"{item}"' for item in items[:_MAX_LISTED]]
+    if len(items) > _MAX_LISTED:
+        shown.append(f"and {len(items) - _MAX_LISTED} more")
+    return "; ".join(shown)
+
+
+def explain(
+    scores: Scores,
+    alignment: list[AlignmentVerdict],
+    coverage: list[CoverageVerdict],
+    *,
+    empty: str | None = None,
+    scale: float = 1,
+    windows: Sequence[SourceWindow] | None = None,
+) -> str:
+    """Names the dimension that set the score, shows both, and points at what failed.
+
+    ``empty`` names an input ("summary" or "source") that was empty, so nothing was judged;
+    ``windows`` says how a source too long for the judge was cut.
+    """
+    reason = _overall(scores, alignment, coverage, empty=empty, scale=scale)
+    if windows:
+        reason += (
+            f" The source was too long for the judge's context and was judged in {len(windows)} overlapping "
+            f"windows of up to {max(w.tokens for w in windows):,} tokens."
+        )
+    return reason
+
+
+def _overall(
+    scores: Scores, alignment: list[AlignmentVerdict], coverage: list[CoverageVerdict], *, empty: str | None, scale: float
+) -> str:
+    if empty:
+        return f"Score 0: the {empty} is empty, so there is nothing to judge."
+    if not alignment:
+        return "Score 0: no factual claim could be extracted from the summary, so nothing can be judged."
+    if not scores.questions_asked:
+        return "Score 0: no question could be generated from the source, so coverage cannot be judged."
+
+    dims = f"alignment {scores.alignment:.2f}, coverage {scores.coverage:.2f}"
+    unsupported = [v.claim for v in alignment if not v.supported]
+    unanswered = [v.question for v in coverage if not v.answered]
+    scale_note = f" (scale {scale:g})" if scale != 1 else ""
+
+    if scores.alignment < scores.coverage:
+        head = f"Score {scores.score:g}{scale_note} is set by alignment ({dims})"
+    elif scores.coverage < scores.alignment:
+        head = f"Score {scores.score:g}{scale_note} is set by coverage ({dims})"
+    else:
+        head = f"Score {scores.score:g}{scale_note}: alignment and coverage are equal ({dims})"
+
+    parts = [head + "."]
+    if unsupported:
+        parts.append(
+            f"{len(unsupported)} of {len(alignment)} claims {'is' if len(unsupported) == 1 else 'are'} not supported "
+            f"by the source: {_quote_list(unsupported)}."
+        )
+    else:
+        parts.append(
+            "The only claim is supported by the source."
+            if len(alignment) == 1
+            else f"All {len(alignment)} claims are supported by the source."
+        )
+    if unanswered:
+        parts.append(
+            f"The summary does not answer {len(unanswered)} of {scores.questions_asked} questions from the source: "
+            f"{_quote_list(unanswered)}."
+        )
+    else:
+        parts.append(
+            "The summary answers the only question from the source."
+            if scores.questions_asked == 1
+            else f"The summary answers all {scores.questions_asked} questions from the source."
+        )
+    return " ".join(parts)
+
+
+def verdict_reason(
+    p: float, threshold: float, where: str, text: str, candidates: list[str], scope: str = "", unmatched: Sequence[str] = ()
+) -> str:
+    """An honest reason for one verdict: the judge wrote no explanation, so say what the verdict rests on."""
+    relation = "≥" if p >= threshold else "<"
+    reason = f"judge probability {p:.2f} {relation} threshold {threshold:.2f}{scope}"
+    if unmatched:
+        named = ", ".join(f'"{literal}"' for literal in unmatched)
+        reason += f"; not in the source: {named} (names and numbers must match the source exactly)"
+    evidence = closest_sentence(text, candidates)
+    if evidence is not None:
+        reason += f"; closest {where} sentence: \"{shorten(evidence[0])}\""
+    return reason

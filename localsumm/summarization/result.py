@@ -1,0 +1,122 @@
+"""The typed result of a scorer run, serialisable in snake_case or the reference's camelCase."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+
+class AlignmentVerdict(_Model):
+    claim: str
+    supported: bool
+    reason: str
+    probability: float | None = None
+    """The judge's probability that the source supports the claim (None if the judge gives none)."""
+    window: int | None = None
+    """For a source judged in windows: the window that supports the claim, or if none does, the one
+    that came closest. None when the source was judged whole."""
+    unmatched: list[str] = []
+    """Numbers and names of the claim found nowhere in the source (``literals``): a claim with any is
+    not supported, whatever the judge's probability."""
+
+    @property
+    def support(self) -> float:
+        """The claim's support as its verdict sees it: the judge's probability, or 0 for a claim the
+        literal check refused (unsupported at any threshold, whatever the judge said)."""
+        return 0.0 if self.unmatched else self.probability or 0.0
+
+
+class CoverageVerdict(_Model):
+    question: str
+    answered: bool
+    reason: str
+    probability: float | None = None
+    """The judge's probability that the summary answers the question "yes"."""
+
+
+class PreprocessStepResult(_Model):
+    alignment: list[AlignmentVerdict]
+    questions: list[str]
+
+
+class AnalyzeStepResult(_Model):
+    coverage: list[CoverageVerdict]
+
+
+class SourceWindow(_Model):
+    """One window of a source too long for the judge's context."""
+
+    index: int
+    start: int
+    """Character offsets in the source: source[start:end]."""
+    end: int
+    tokens: int
+    questions: int
+    """Questions drawn from this window."""
+
+
+class StepStats(_Model):
+    """What one pipeline step cost; prompt tokens count only those the engine evaluated."""
+
+    step: str
+    calls: int = 0
+    prompt_tokens: int = 0
+    reused_prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached_calls: int = 0
+    """Calls answered by the on-disk judge-call cache instead of the model."""
+
+
+class Provenance(_Model):
+    """Everything needed to reproduce the result: same input + this = same result."""
+
+    localsumm_version: str
+    model: str
+    model_path: str | None
+    model_sha256: str | None
+    prompt_version: str
+    seed: int
+    thresholds: dict[str, float]
+    max_questions: int
+    scale: float
+    literal_check: bool = False
+    """Whether a claim naming a number or name absent from the source was refused (``literals``);
+    results written before the check existed lack the field and were judged without it."""
+    claims: str = "extracted"
+    """What alignment judged: the summary's "sentences", or the claims the judge "extracted" (results
+    written before the choice existed were extracted)."""
+    steps: list[StepStats]
+    shared_steps: list[str] = []
+    """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""
+    source_windows: list[SourceWindow] | None = None
+    """How a source longer than the judge's context was cut; None when it was judged whole."""
+
+
+class SummarizationResult(_Model):
+    score: float
+    reason: str
+    alignment_score: float
+    coverage_score: float
+    scorable: bool
+    preprocess_step_result: PreprocessStepResult
+    analyze_step_result: AnalyzeStepResult
+    provenance: Provenance
+
+    @property
+    def seconds(self) -> float:
+        return sum(step.seconds for step in self.provenance.steps)
+
+    def to_dict(self, *, camel: bool = False) -> dict[str, Any]:
+        """Plain data; ``camel=True`` uses the reference's keys (preprocessStepResult, ...)."""
+        return self.model_dump(mode="json", by_alias=camel)
+
+    def to_json(self, *, camel: bool = False, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(camel=camel), indent=indent, ensure_ascii=False)

@@ -1,0 +1,181 @@
+"""The summarization scorer: inputs -> plan -> preprocess -> analyze -> score -> reason -> result.
+
+Each step is a module of this folder, and :meth:`SummarizationScorer.run`
+calls them in that order:
+
+1. ``inputs``: the summary and the source from an agent run (or plain strings);
+2. ``plan``: the source whole or in windows, questions per window;
+3. ``preprocess``: claims, questions from the source, each claim judged against the source;
+4. ``analyze``: each question judged from the summary alone (never the source);
+5. ``rules``: the score, pure arithmetic (SPEC §3);
+6. ``reason``: the explanation, from a template;
+7. the result, with its provenance (``result``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from .._version import __version__
+from ..backends import open_judge
+from ..backends.cache import CachedJudge, JudgeCallCache
+from ..config.options import Options, make_options
+from ..protocol import Judge
+from . import prompts
+from .analyze import analyze
+from .inputs import SourceExtractor, resolve_source, resolve_summary
+from .plan import Plan, plan_evaluation, source_windows
+from .preprocess import (
+    Preprocessed, QuestionSets, alignment_verdicts, extract_claims, generate_questions, judge_claim, judge_source, preprocess,
+)
+from .reason import explain
+from .result import (
+    AlignmentVerdict, AnalyzeStepResult, CoverageVerdict, PreprocessStepResult, Provenance, SummarizationResult,
+)
+from .rules import Scores, compute_scores, questions_to_ask
+from .steplog import OnCall, StepLog
+
+
+class SummarizationScorer:
+    """Scores a summary against its source. Build one with :func:`create_summarization_scorer`."""
+
+    id = "summarization"
+
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        options: Options | None = None,
+        source: str | None = None,
+        source_extractor: SourceExtractor | None = None,
+        **settings: Any,
+    ) -> None:
+        self.judge = judge
+        self.options = make_options(options, **settings)
+        self.source = source
+        self.source_extractor = source_extractor
+        self.question_sets = QuestionSets()
+
+    # The settings as attributes, as the flat layout had them.
+    max_questions = property(lambda self: self.options.max_questions)
+    scale = property(lambda self: self.options.scale)
+    claims = property(lambda self: self.options.claims)
+    check_literals = property(lambda self: self.options.check_literals)
+
+    def run(
+        self,
+        run: Mapping[str, Any] | None = None,
+        *,
+        input: Any = None,
+        output: Any = None,
+        on_call: OnCall | None = None,
+    ) -> SummarizationResult:
+        """Score one run: ``run(input=..., output=...)`` or ``run({"input": ..., "output": ...})``.
+
+        ``on_call`` receives every model call (the audit trail of ``--trace``).
+        """
+        if run is not None:
+            input, output = run.get("input"), run.get("output")
+        summary = resolve_summary(output)
+        source = resolve_source(input, output, source=self.source, source_extractor=self.source_extractor)
+        log = StepLog(on_call)
+        options = self.options
+
+        empty = "summary" if not summary.strip() else "source" if not source.strip() else None
+        plan: Plan | None = None
+        pre, coverage = Preprocessed([], []), []
+        if not empty:
+            plan = plan_evaluation(source, self.judge, options.max_questions)
+            pre = preprocess(self.judge, summary, source, plan, options, log, self.question_sets)
+            coverage = analyze(self.judge, summary, questions_to_ask(pre.questions, options.max_questions), log)
+        scores = compute_scores(
+            [v.supported for v in pre.alignment], pre.questions, [v.answered for v in coverage],
+            max_questions=options.max_questions, scale=options.scale,
+        )
+        layout = plan.layout if plan else None
+        reason = explain(scores, pre.alignment, coverage, empty=empty, scale=options.scale, windows=layout)
+        return self._result(scores, reason, pre, coverage, log, plan)
+
+    def verdicts_on(
+        self, source: str, summary: str, claims: list[str], questions: list[str], on_call: OnCall | None = None
+    ) -> tuple[list[AlignmentVerdict], list[CoverageVerdict]]:
+        """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
+        log = StepLog(on_call)
+        windows = source_windows(source, self.judge, self.options.max_questions)
+        probabilities, _ = judge_source(self.judge, windows, claims, log, None)
+        alignment = alignment_verdicts(self.judge, probabilities, windows, source, self.options.check_literals)
+        return alignment, analyze(self.judge, summary, questions, log)
+
+    # Single steps, for experiments that measure one of them (benchmarks/experiments/).
+
+    def extract_claims(self, summary: str, log: StepLog) -> list[str]:
+        return extract_claims(self.judge, summary, log)
+
+    def generate_questions(self, source: str, n: int, log: StepLog) -> list[str]:
+        return generate_questions(self.judge, source, n, log, self.question_sets)
+
+    def judge_claim(self, source: str, claim: str, log: StepLog) -> float:
+        return judge_claim(self.judge, source, claim, log)
+
+    def judge_questions(self, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
+        return analyze(self.judge, summary, questions, log)
+
+    def _result(
+        self, scores: Scores, reason: str, pre: Preprocessed, coverage: list[CoverageVerdict], log: StepLog,
+        plan: Plan | None,
+    ) -> SummarizationResult:
+        info, options = self.judge.info, self.options
+        return SummarizationResult(
+            score=scores.score,
+            reason=reason,
+            alignment_score=round(scores.alignment, 4),
+            coverage_score=round(scores.coverage, 4),
+            scorable=scores.scorable,
+            preprocess_step_result=PreprocessStepResult(alignment=pre.alignment, questions=pre.questions),
+            analyze_step_result=AnalyzeStepResult(coverage=coverage),
+            provenance=Provenance(
+                localsumm_version=__version__,
+                model=info.name,
+                model_path=info.path,
+                model_sha256=info.sha256,
+                prompt_version=prompts.PROMPT_VERSION,
+                seed=info.seed,
+                thresholds={"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
+                **options.recorded(),
+                steps=list(log.steps.values()),
+                shared_steps=sorted(log.shared),
+                source_windows=plan.layout if plan else None,
+            ),
+        )
+
+
+def create_summarization_scorer(
+    model: str | os.PathLike[str] | Judge | None = None,
+    *,
+    options: Options | None = None,
+    source: str | None = None,
+    source_extractor: SourceExtractor | None = None,
+    **settings: Any,
+) -> SummarizationScorer:
+    """A scorer whose ``run(input=..., output=...)`` returns a :class:`SummarizationResult`.
+
+    ``model`` is a registry name (``localsumm models list``), a path to a GGUF
+    file, ``openai:<name>`` (a model behind an OpenAI-compatible endpoint at
+    ``base_url``; its answers are never cached), a judge object implementing
+    :class:`~localsumm.protocol.Judge`, or None for the default judge.
+
+    ``options`` (:class:`~localsumm.config.Options`) holds every setting; keyword
+    ``settings`` (``max_questions=5``, ``claims="extracted"``, ``cache=True``, ...)
+    are its fields, applied on top. They are checked before the model is loaded.
+
+    ``source`` fixes the source text for every run; ``source_extractor(input, output)``
+    finds it in an agent run (see ``extract_tool_results``).
+    """
+    options = make_options(options, **settings)
+    judge = model if isinstance(model, Judge) else open_judge(model, options)
+    if options.cache and judge.info.sha256:
+        path = None if options.cache is True else Path(options.cache)
+        judge = CachedJudge(judge, JudgeCallCache(path), prompts.STEP_VERSIONS)
+    return SummarizationScorer(judge, options=options, source=source, source_extractor=source_extractor)
