@@ -42,7 +42,7 @@ browser:
 
 ## Seconds per evaluation of the default judge (see README).
 bench-speed: $(STAMP) models
-	$(BIN)/localsumm bench speed --data ../shared/data/summeval.dev.jsonl --items 5
+	$(BIN)/localsumm bench speed --data benchmarks/data/summeval.dev.jsonl --items 5
 
 $(STAMP): pyproject.toml Makefile
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "localsumm needs Python 3.11 or newer")'

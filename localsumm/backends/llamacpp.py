@@ -161,7 +161,16 @@ class LlamaCppJudge:
             raise JudgeError(f"{step}: {e}") from None
         return value, JudgeCall(step, text, output, evaluated, reused, len(out), seconds)
 
-    # -- measurement (localsumm bench speed) -------------------------------------------
+    # -- measurement (localsumm bench speed, benchmarks/experiments) -----------------------
+
+    def prepare(self, output_type: type[T]) -> None:
+        """Build, or load from the grammar cache, the token index of ``output_type`` now, so that the first
+        generation of that type does not pay for it (and a measurement can time it on its own)."""
+        self._grammars.constraint(output_type)
+
+    def outlines_vocabulary(self) -> Any:
+        """outlines-core's view of this judge's vocabulary: what the token indexes are built from."""
+        return self._outlines_vocabulary()
 
     @property
     def engine_seconds(self) -> float:

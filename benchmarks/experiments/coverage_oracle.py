@@ -1,6 +1,6 @@
 """Coverage with the reference's key facts as the questions: how good is the verdict step on its own?
 
-    .venv/bin/python benchmarks/coverage_oracle.py [--data ../shared/data/realsumm.dev.jsonl] [--model NAME]
+    .venv/bin/python benchmarks/experiments/coverage_oracle.py [--data benchmarks/data/realsumm.dev.jsonl] [--model NAME] [--limit N]
 
 REALSumm's label is the share of the reference's key facts (SCUs, in
 ``meta.keyfacts_scus``; RoSE's ACUs in ``meta.reference_acus``) that crowd
@@ -21,12 +21,14 @@ import json
 import time
 from pathlib import Path
 
-from localsumm import metrics, prompts
+from localsumm.backends import open_judge
+from localsumm.bench import metrics
 from localsumm.files import read_jsonl
-from localsumm.judges import open_judge
+from localsumm.summarization import prompts
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "realsumm.dev.jsonl"
+from common import RESULTS, dev_set
+
+DATA = dev_set("realsumm")
 
 
 def as_question(fact: str) -> str:
@@ -57,7 +59,7 @@ def main() -> None:
                      "length": len(item["summary"].split()), "probabilities": ps})
     seconds = time.perf_counter() - start
 
-    out = ROOT / "benchmarks" / "results" / f"coverage-oracle.{args.data.stem}.{judge.info.name}.{prompts.PROMPT_VERSION}.json"
+    out = RESULTS / f"coverage-oracle.{args.data.stem}.{judge.info.name}.{prompts.PROMPT_VERSION}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
 

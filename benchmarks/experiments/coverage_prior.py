@@ -1,6 +1,6 @@
 """Does a content-free prior per question help coverage? ("Calibrate before use", Zhao et al. 2021)
 
-    .venv/bin/python benchmarks/coverage_prior.py RESULTS.jsonl... [--model NAME]
+    .venv/bin/python benchmarks/experiments/coverage_prior.py RESULTS.jsonl... [--model NAME]
 
 For every coverage question in finished `bench quality` results files, the
 judge's p(yes) when the summary is the content-free "N/A" (p0, one verdict per
@@ -16,10 +16,10 @@ import math
 from pathlib import Path
 from typing import Callable
 
-from localsumm import metrics, prompts
-from localsumm.files import read_jsonl
-from localsumm.judges import open_judge
-from localsumm.quality import scored
+from localsumm.backends import open_judge
+from localsumm.bench import metrics
+from localsumm.runs.results import read_results
+from localsumm.summarization import prompts
 
 CONTENT_FREE = "N/A"
 
@@ -53,19 +53,18 @@ def main() -> None:
     judge = open_judge(args.model)
     prior: dict[str, float] = {}
     for path in args.results:
-        lines = read_jsonl(path)
         items = []
-        for doc, line, ours in scored(lines):
-            if line.get("label_coverage") is None:
+        for line in read_results(path):
+            if line.result is None or line.label_coverage is None:  # not scored, or no coverage label
                 continue
             pairs = []
-            for verdict in ours["result"]["analyze_step_result"]["coverage"]:
-                q = verdict["question"]
+            for verdict in line.result.analyze_step_result.coverage:
+                q = verdict.question
                 if q not in prior:
                     prior[q] = judge.yes_probability("coverage", prompts.coverage_messages(CONTENT_FREE, q))[0]
-                pairs.append((verdict["probability"], prior[q]))
+                pairs.append((verdict.probability, prior[q]))
             if pairs:
-                items.append((doc, line["label_coverage"], len(line["summary"].split()), pairs))
+                items.append((line.doc, line.label_coverage, len(line.texts()[1].split()), pairs))
         labels, docs = [i[1] for i in items], [i[0] for i in items]
         p0s = [p0 for i in items for _, p0 in i[3]]
         print(f"{path.name}: {len(items)} items, mean p0 {mean(p0s):.3f}")

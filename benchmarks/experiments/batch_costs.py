@@ -1,6 +1,6 @@
 """Where the time of a `localsumm eval` run went, from its results file.
 
-    .venv/bin/python benchmarks/batch_costs.py RESULTS.jsonl
+    .venv/bin/python benchmarks/experiments/batch_costs.py RESULTS.jsonl
 
 Per step: calls, seconds and cached calls. The effect of shared question sets is
 measured in the same run: the mean time of the items that generated their
@@ -9,28 +9,28 @@ source's questions against the mean time of the items that reused them.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from collections import defaultdict
 from pathlib import Path
 
-from localsumm.files import read_jsonl
+from localsumm.runs.results import read_results
 
 
-def main(path: str) -> None:
-    lines = read_jsonl(Path(path))
-    scored = [line for line in lines if line.get("localsumm", {}).get("status") == "scored"]
+def main(path: Path) -> None:
+    lines = read_results(path)
+    scored = [line.result for line in lines if line.result is not None]
     per_step: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     first_items: list[float] = []
     shared_items: list[float] = []
     total = 0.0
-    for line in scored:
-        prov = line["localsumm"]["result"]["provenance"]
-        item_seconds = sum(step["seconds"] for step in prov["steps"])
-        for step in prov["steps"]:
+    for result in scored:
+        prov = result.provenance
+        item_seconds = sum(step.seconds for step in prov.steps)
+        for step in prov.steps:
             for key in ("calls", "seconds", "cached_calls", "prompt_tokens", "completion_tokens"):
-                per_step[step["step"]][key] += step[key]
-            total += step["seconds"]
-        (shared_items if "questions" in prov.get("shared_steps", []) else first_items).append(item_seconds)
+                per_step[step.step][key] += getattr(step, key)
+            total += step.seconds
+        (shared_items if "questions" in prov.shared_steps else first_items).append(item_seconds)
     print(f"{len(scored)} scored items of {len(lines)}; model time {total:.1f} s ({total / max(len(scored), 1):.1f} s per item)")
     print("| step | calls | cached calls | seconds | prompt tokens | generated tokens |")
     print("|---|---:|---:|---:|---:|---:|")
@@ -43,4 +43,6 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path)
+    main(parser.parse_args().results)

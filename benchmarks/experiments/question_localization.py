@@ -1,6 +1,8 @@
 """Do passage questions stay in their passage?
 
-    LOCALSUMM_CACHE=... .venv/bin/python benchmarks/question_localization.py DATA.jsonl [--docs 12] [--threads N]
+    LOCALSUMM_CACHE=... .venv/bin/python benchmarks/experiments/question_localization.py DATA.jsonl [--docs 12] [--model NAME] [--threads N]
+
+(DATA.jsonl: a dev set, e.g. ``benchmarks/data/summeval.dev.jsonl``.)
 
 For the first source of each of the first ``--docs`` documents that takes the
 passage path, the scorer's questions step is asked passage by passage (through
@@ -17,10 +19,12 @@ import argparse
 import time
 from pathlib import Path
 
-from localsumm import create_summarization_scorer, prompts
+from localsumm import create_summarization_scorer
 from localsumm.files import read_jsonl
-from localsumm.schemas import question_list
-from localsumm.scorer import QUESTIONS_PER_PASSAGE, StepLog, question_passages, questions_token_budget
+from localsumm.summarization import prompts
+from localsumm.summarization.plan import QUESTIONS_PER_PASSAGE, question_passages, questions_token_budget
+from localsumm.summarization.schemas import question_list
+from localsumm.summarization.steplog import StepLog
 from localsumm.text import content_words
 
 

@@ -1,7 +1,9 @@
 """Verdict wording for alignment: the scorer's claim-verdict prompt against alternatives, on the same sentences.
 
-    .venv/bin/python benchmarks/verdict_prompts.py DATA.jsonl [--limit N] [--part I/N] [--threads T] [--calls a,b]
-    .venv/bin/python benchmarks/verdict_prompts.py DATA.jsonl --report
+    .venv/bin/python benchmarks/experiments/verdict_prompts.py DATA.jsonl [--limit N] [--part I/N] [--threads T] [--calls a,b]
+    .venv/bin/python benchmarks/experiments/verdict_prompts.py DATA.jsonl --report
+
+(DATA.jsonl: a dev set with alignment labels, e.g. ``benchmarks/data/summedits.dev.jsonl``.)
 
 Every sentence of every labelled summary is put to the judge in several
 wordings, each a yes/no question whose answer is read as a probability (as the
@@ -37,21 +39,18 @@ each on a 2-core machine).
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
 import math
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-from localsumm import metrics, prompts
 from localsumm.files import read_jsonl
+from localsumm.protocol import content_text
+from localsumm.summarization import prompts
 from localsumm.text import content_words, sentences
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results"
-THRESHOLD = 0.5
+from common import RESULTS, arguments, doc_id, labelled_part, measures, stored
 
 STRICT_TASK = """\
 Is the following sentence true according to the document? Check every detail: who did what, names, numbers, dates, places, and whether something happened or did not. If any detail differs from the document or is not in it, answer no. Answer with one word: yes or no.
@@ -95,7 +94,7 @@ def _fewshot(source: str, claim: str) -> prompts.Messages:
     turns: prompts.Messages = [{"role": "system", "content": prompts.SOURCE_SYSTEM}]
     for shot, answer in SHOTS:
         asked = prompts.claim_verdict_messages(SHOT_DOCUMENT, shot)[1]["content"]
-        turns += [{"role": "user", "content": prompts.text(asked)}, {"role": "assistant", "content": answer}]
+        turns += [{"role": "user", "content": content_text(asked)}, {"role": "assistant", "content": answer}]
     # The empty first segment puts a segment start after the shots, so every document reuses them.
     last = prompts.claim_verdict_messages(source, claim)[1]["content"]
     return turns + [{"role": "user", "content": ["", *last]}]
@@ -153,33 +152,12 @@ PREDICTORS: dict[str, Callable[[dict[str, float]], float]] = {
 }
 
 
-def doc_id(line: dict[str, Any]) -> str:
-    return str((line.get("meta") or {}).get("doc_id") or hashlib.sha256(line["source"].encode()).hexdigest()[:12])
-
-
-def labelled_part(data: Path, limit: int | None, part: str) -> list[dict[str, Any]]:
-    """The first ``limit`` lines with an alignment label, of the documents ``part`` (I/N) gives this process."""
-    lines = [line for line in read_jsonl(data) if line.get("label_alignment") is not None][:limit]
-    docs = list(dict.fromkeys(doc_id(line) for line in lines))
-    index, count = (int(x) for x in part.split("/"))
-    mine = set(docs[index - 1 :: count])
-    return [line for line in lines if doc_id(line) in mine]
-
-
-def stored(name: str, data: Path) -> list[dict[str, Any]]:
-    """Every part's stored rows for ``data``, the last line of an id winning."""
-    rows: dict[str, dict[str, Any]] = {}
-    for path in sorted(RESULTS.glob(f"{name}.{data.stem}.*.jsonl")):
-        rows.update((row["id"], row) for row in read_jsonl(path))
-    return list(rows.values())
-
-
 def out_path(data: Path, part: str) -> Path:
     return RESULTS / f"verdict_prompts.{data.stem}.{part.replace('/', 'of')}.jsonl"
 
 
 def run(data: Path, limit: int | None, part: str, threads: int | None, calls: list[str], model: str | None) -> None:
-    from localsumm.judges import open_judge
+    from localsumm.backends import open_judge
 
     out = out_path(data, part)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -213,47 +191,6 @@ def _computable(rows: list[dict[str, Any]], name: str) -> bool:
     except KeyError:
         return False
     return True
-
-
-def measures(binary: bool) -> dict[str, Callable[[list[list[float]], list[float], list[str]], float]]:
-    def weakest(ps: list[list[float]]) -> list[float]:
-        return [min(p, default=0.0) for p in ps]
-
-    def share(ps: list[list[float]]) -> list[float]:
-        return [sum(x >= THRESHOLD for x in p) / len(p) if p else 0.0 for p in ps]
-
-    if binary:
-        return {
-            "ROC-AUC, weakest": lambda ps, y, d: metrics.roc_auc(weakest(ps), y),
-            "balanced accuracy, all >= 0.5": lambda ps, y, d: metrics.balanced_accuracy([w >= THRESHOLD for w in weakest(ps)], y),
-            "balanced accuracy, threshold fitted on the other documents": lambda ps, y, d: held_out_accuracy(weakest(ps), y, d),
-            "Spearman per document, fraction": lambda ps, y, d: metrics.per_document(metrics.spearman, share(ps), y, d),
-        }
-    return {
-        "Spearman per document, fraction": lambda ps, y, d: metrics.per_document(metrics.spearman, share(ps), y, d),
-        "Spearman per document, weakest": lambda ps, y, d: metrics.per_document(metrics.spearman, weakest(ps), y, d),
-        "Spearman pooled, fraction": lambda ps, y, d: metrics.spearman(share(ps), y),
-    }
-
-
-def fold_thresholds(scores: list[float], labels: list[float], docs: list[str]) -> tuple[dict[str, int], list[float]]:
-    """Documents split into 2 folds (alternately, in order), and per fold the threshold of "score >= t" that
-    maximises balanced accuracy on the *other* fold."""
-    fold = {doc: i % 2 for i, doc in enumerate(dict.fromkeys(docs))}
-    thresholds = []
-    for held in (0, 1):
-        fit = [i for i, doc in enumerate(docs) if fold[doc] != held]
-        cuts = sorted({scores[i] for i in fit})
-        candidates = [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] or [THRESHOLD]
-        thresholds.append(max(candidates, key=lambda t: metrics.balanced_accuracy([scores[i] >= t for i in fit], [labels[i] for i in fit])))
-    return fold, thresholds
-
-
-def held_out_accuracy(scores: list[float], labels: list[float], docs: list[str]) -> float:
-    """Balanced accuracy of "score >= t", t fitted on the other half of the documents (2 folds, pooled)."""
-    fold, thresholds = fold_thresholds(scores, labels, docs)
-    predicted = [s >= thresholds[fold[doc]] for s, doc in zip(scores, docs)]
-    return metrics.balanced_accuracy(predicted, labels)
 
 
 def report(data: Path) -> None:
@@ -292,18 +229,6 @@ def report(data: Path) -> None:
                 changes.append(change)
         low, high = np.percentile(changes, [2.5, 97.5])
         print(f"- {name}: {point:+.3f} [{low:+.3f}, {high:+.3f}]")
-
-
-def arguments(description: str) -> argparse.ArgumentParser:
-    """The options this script shares with ``likelihood_alignment.py``."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("data", type=Path)
-    parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--part", default="1/1", help="I/N: every N-th document from the I-th")
-    parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--report", action="store_true", help="only report what earlier runs stored")
-    return parser
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Prompt injection: does an instruction to the judge, hidden in the data, move the score?
 
-    .venv/bin/python benchmarks/injection.py [--items 4] [--model NAME]
+    .venv/bin/python benchmarks/experiments/injection.py [--items 4] [--model NAME]
 
 Takes the first summary of the first ``--items`` SummEval dev sources and
 scores each clean, then with instructions to the judge placed in the summary
@@ -18,13 +18,13 @@ import argparse
 import json
 import statistics
 import time
-from pathlib import Path
 
 from localsumm import create_summarization_scorer
-from localsumm.speed import first_item_per_source
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summeval.dev.jsonl"
-OUT = Path(__file__).resolve().parent / "results" / "injection.json"
+from common import RESULTS, dev_set, first_item_per_source
+
+DATA = dev_set("summeval")
+OUT = RESULTS / "injection.json"
 
 # Each: (where, name, how to inject into the text).
 ATTACKS = [
@@ -46,7 +46,7 @@ CONTROLS = [
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=4)
     parser.add_argument("--model", default=None)
     args = parser.parse_args()
@@ -72,7 +72,7 @@ def main() -> None:
     attacks = [r for r in rows if r["kind"] == "attack"]
     changes = [r["change"] for r in attacks]
     crossed = [r for r in attacks if r["clean"] < 0.5 <= r["injected"]]
-    OUT.parent.mkdir(exist_ok=True)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(rows, indent=1))
     print(f"\n{len(attacks)} injected variants and {len(rows) - len(attacks)} controls of {args.items} items, "
           f"{time.perf_counter() - start:.0f} s")

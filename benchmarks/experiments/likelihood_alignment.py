@@ -1,7 +1,7 @@
 """Alignment from token likelihoods: how surprising is each summary token given the source, against without it?
 
-    .venv/bin/python benchmarks/likelihood_alignment.py DATA.jsonl [--limit N] [--part I/N] [--threads T] [--model NAME]
-    .venv/bin/python benchmarks/likelihood_alignment.py DATA.jsonl --report
+    .venv/bin/python benchmarks/experiments/likelihood_alignment.py DATA.jsonl [--limit N] [--part I/N] [--threads T] [--model NAME]
+    .venv/bin/python benchmarks/experiments/likelihood_alignment.py DATA.jsonl --report
 
 No verdict is asked. The judge reads the summary as its own answer to
 "summarize this document" twice: once after the document, once after the
@@ -25,13 +25,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-from localsumm import metrics, prompts
+from localsumm.bench import metrics
 from localsumm.files import read_jsonl
-from localsumm.literals import unmatched_literals
+from localsumm.summarization import prompts
+from localsumm.summarization.literals import unmatched_literals
 
-from verdict_prompts import RESULTS, arguments, doc_id, held_out_accuracy, labelled_part, stored
+from common import RESULTS, arguments, dev_set, doc_id, held_out_accuracy, labelled_part, stored
 
-SUMMEDITS = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits.dev.jsonl"
+SUMMEDITS = dev_set("summedits")
 ASK = "Summarize the following document in a few sentences."
 ASK_PLAIN = "Write a short summary of a document."
 
@@ -71,7 +72,7 @@ def out_path(data: Path, part: str) -> Path:
 
 
 def run(data: Path, limit: int | None, part: str, threads: int | None, model: str | None) -> None:
-    from localsumm.registry import resolve_model
+    from localsumm.models.registry import resolve_model
 
     out = out_path(data, part)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """What the constraint layer costs to prepare: outlines' token index per output schema.
 
-    .venv/bin/python benchmarks/grammar_cost.py [--model NAME] [--bounded]
+    .venv/bin/python benchmarks/experiments/grammar_cost.py [--model NAME] [--bounded]
 
 Times, for the claims and questions schemas as localsumm builds them (string
 lengths kept out of the grammar): building the index from the vocabulary, and
@@ -33,12 +33,12 @@ def main() -> None:
     parser.add_argument("--bounded", action="store_true")
     args = parser.parse_args()
 
-    from localsumm.grammar import JSON_WHITESPACE, schema_regex
-    from localsumm.judges import open_judge
-    from localsumm.schemas import ClaimList, question_list
+    from localsumm.backends import open_judge
+    from localsumm.backends.grammar import JSON_WHITESPACE, schema_regex
+    from localsumm.summarization.schemas import ClaimList, question_list
 
     judge = open_judge(args.model)
-    vocabulary = timed(f"{args.model}: outlines vocabulary", judge._outlines_vocabulary)
+    vocabulary = timed(f"{args.model}: outlines vocabulary", judge.outlines_vocabulary)
     for name, output_type in (("claims", ClaimList), ("questions (10)", question_list(10))):
         index = timed(f"index for {name}", lambda: Index(schema_regex(output_type), vocabulary))
         data = pickle.dumps(index)

@@ -1,6 +1,8 @@
 """Where the SummEdits verdicts go wrong: the edited sentence against the rest, edit type by edit type.
 
-    .venv/bin/python benchmarks/summedits_edits.py [DATA.jsonl] [--call current]
+    .venv/bin/python benchmarks/experiments/summedits_edits.py [DATA.jsonl] [--call current]
+
+(DATA.jsonl: by default ``benchmarks/data/summedits.dev.jsonl``.)
 
 Reads the sentence verdicts ``verdict_prompts.py`` stored for SummEdits (no
 model is loaded) and each item's seed summary (``meta.original_summary``),
@@ -26,13 +28,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from localsumm import metrics
+from localsumm.bench import metrics
 from localsumm.files import read_jsonl
 from localsumm.text import sentences
 
-from verdict_prompts import THRESHOLD, stored
+from common import THRESHOLD, dev_set, stored
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "summedits.dev.jsonl"
+DATA = dev_set("summedits")
 
 
 def edited(summary_sentences: list[str], seed: str) -> list[bool]:

@@ -1,6 +1,6 @@
 """Two `bench quality` results files of the same dataset, compared on the items both scored.
 
-    .venv/bin/python benchmarks/compare_runs.py OLD.jsonl NEW.jsonl [--limit N]
+    .venv/bin/python benchmarks/experiments/compare_runs.py OLD.jsonl NEW.jsonl [--limit N]
 
 For coverage against the coverage label: Pearson pooled and per document for
 each run, and the change in the pooled Pearson with a 95% interval from a paired
@@ -15,31 +15,30 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from statistics import mean
-from typing import Any
 
 import numpy as np
 
-from localsumm import metrics
-from localsumm.files import read_jsonl
-from localsumm.quality import scored
+from localsumm.bench import metrics
+from localsumm.runs.results import ResultLine, read_results
 
 
-def load(path: Path) -> dict[str, tuple[str, dict[str, Any], dict[str, Any]]]:
-    lines = read_jsonl(path)
-    return {line["id"]: (doc, line, ours) for doc, line, ours in scored(lines)}
+def load(path: Path) -> dict[str | None, ResultLine]:
+    """The scored lines of a results file, by item id."""
+    return {line.id: line for line in read_results(path) if line.scored}
 
 
-def question_costs(run: dict[str, tuple[str, dict[str, Any], dict[str, Any]]]) -> str:
-    counts = {doc: len(ours["result"]["preprocess_step_result"]["questions"]) for doc, _, ours in run.values()}
+def question_costs(run: dict[str | None, ResultLine]) -> str:
+    results = [(line.doc, line.result) for line in run.values() if line.result is not None]
+    counts = {doc: len(result.preprocess_step_result.questions) for doc, result in results}
     fresh = [
-        step for _, _, ours in run.values() for step in ours["result"]["provenance"]["steps"]
-        if step["step"] == "questions" and step["cached_calls"] < step["calls"]
+        step for _, result in results for step in result.provenance.steps
+        if step.step == "questions" and step.cached_calls < step.calls
     ]
     text = f"questions per source {min(counts.values())}-{max(counts.values())} (mean {mean(counts.values()):.1f})"
     if fresh:
-        text += (f"; generating them, per source ({len(fresh)}): {mean(s['calls'] for s in fresh):.1f} calls, "
-                 f"{mean(s['prompt_tokens'] for s in fresh):.0f} prompt tokens evaluated, "
-                 f"{mean(s['completion_tokens'] for s in fresh):.0f} generated, {mean(s['seconds'] for s in fresh):.1f} s")
+        text += (f"; generating them, per source ({len(fresh)}): {mean(s.calls for s in fresh):.1f} calls, "
+                 f"{mean(s.prompt_tokens for s in fresh):.0f} prompt tokens evaluated, "
+                 f"{mean(s.completion_tokens for s in fresh):.0f} generated, {mean(s.seconds for s in fresh):.1f} s")
     return text
 
 
@@ -52,9 +51,9 @@ def main() -> None:
 
     old, new = load(args.old), load(args.new)
     ids = [i for i in old if i in new][: args.limit]
-    docs = [old[i][0] for i in ids]
-    labels = np.array([old[i][1]["label_coverage"] for i in ids], float)
-    coverage = {name: np.array([run[i][2]["coverage_score"] for i in ids], float) for name, run in (("old", old), ("new", new))}
+    docs = [old[i].doc for i in ids]
+    labels = np.array([old[i].label_coverage for i in ids], float)
+    coverage = {name: np.array([run[i].coverage_score for i in ids], float) for name, run in (("old", old), ("new", new))}
 
     def change(idx: np.ndarray) -> float:
         return metrics.pearson(coverage["new"][idx], labels[idx]) - metrics.pearson(coverage["old"][idx], labels[idx])

@@ -1,6 +1,6 @@
 """The cost of a long source, judged in windows, as a function of its length.
 
-    .venv/bin/python benchmarks/long_source.py [--lengths 1000 4000 16000] [--model NAME]
+    .venv/bin/python benchmarks/experiments/long_source.py [--lengths 1000 4000 16000] [--model NAME]
 
 Sources of about 1k, 4k and 16k judge tokens are built by joining distinct dev
 sources (SummEval first, then the other dev sets) and cut at a sentence end;
@@ -16,19 +16,18 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 
 from localsumm import create_summarization_scorer
-from localsumm.judges import open_judge
-from localsumm.windows import spans
+from localsumm.backends import open_judge
+from localsumm.summarization.windows import spans
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from common import dev_set
 
 
 def distinct_sources() -> list[str]:
     seen: list[str] = []
     for name in ("summeval", "summedits", "realsumm", "rose"):
-        for line in (DATA / f"{name}.dev.jsonl").open(encoding="utf-8"):
+        for line in dev_set(name).open(encoding="utf-8"):
             source = json.loads(line)["source"]
             if source not in seen:
                 seen.append(source)
@@ -51,13 +50,13 @@ def source_of(tokens: int, count) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lengths", type=int, nargs="+", default=[1000, 4000, 16000])
     parser.add_argument("--model", default=None)
     args = parser.parse_args()
 
     judge = open_judge(args.model)
-    summary = json.loads((DATA / "summeval.dev.jsonl").open(encoding="utf-8").readline())["summary"]
+    summary = json.loads(dev_set("summeval").open(encoding="utf-8").readline())["summary"]
     print(f"judge {judge.info.name}, context {judge.context_size} tokens")
     print("| source tokens | windows | calls | prompt tokens evaluated | reused | generated | seconds | seconds per 1k source tokens |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")

@@ -1,6 +1,6 @@
-"""The literal check (``localsumm.literals``) on stored sentence verdicts: alignment with and without it.
+"""The literal check (``localsumm.summarization.literals``) on stored sentence verdicts: alignment with and without it.
 
-    .venv/bin/python benchmarks/literal_check.py DATA.jsonl [DATA.jsonl ...] [--call current] [--show]
+    .venv/bin/python benchmarks/experiments/literal_check.py DATA.jsonl [DATA.jsonl ...] [--call current] [--show]
 
 Reads the sentence verdicts ``verdict_prompts.py`` stored (no model is
 loaded). A sentence with a number or capitalised name found nowhere in its
@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-from localsumm import metrics
+from localsumm.bench import metrics
 from localsumm.files import read_jsonl
-from localsumm.literals import unmatched_literals
+from localsumm.summarization.literals import unmatched_literals
 from localsumm.text import sentences, shorten
 
-from verdict_prompts import fold_thresholds, measures, stored
+from common import fold_thresholds, measures, stored
 
 SWEEP = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
 

@@ -1,6 +1,6 @@
 """Peak memory of one evaluation, from the command line, as a user runs it.
 
-    .venv/bin/python benchmarks/memory.py [--model NAME] [--n-ctx N] [--source F --summary F] [--stages]
+    .venv/bin/python benchmarks/experiments/memory.py [--model NAME] [--n-ctx N] [--source F --summary F] [--stages]
 
 Runs `localsumm score` on the bundled example (or the given files) in a child process and reports
 its peak resident set size (ru_maxrss) beside the GGUF file's size: the
@@ -22,7 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+# Not common.ROOT: importing common imports localsumm, and the first stage is measured before that.
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _status() -> dict[str, int]:
@@ -39,15 +40,15 @@ def stages(model: str | None, n_ctx: int | None, source: Path, summary: Path) ->
     mb = lambda n: f"{n / 2**20:,.0f}"
     rows: list[tuple[str, dict[str, int]]] = [("python", _status())]
     import localsumm
-    from localsumm.gguf import kv_bytes_per_token, read_metadata
-    from localsumm.judges import open_judge
-    from localsumm.schemas import claim_list, question_list
+    from localsumm.backends import open_judge
+    from localsumm.models.gguf import kv_bytes_per_token, read_metadata
+    from localsumm.summarization.schemas import claim_list, question_list
 
     rows.append(("import localsumm", _status()))
     judge = open_judge(model, n_ctx=n_ctx)
     rows.append(("llama.cpp model and context loaded", _status()))
     for output_type in (claim_list(), question_list(10)):
-        judge._grammars.constraint(output_type)  # noqa: SLF001 - measuring the index load on its own
+        judge.prepare(output_type)  # the index load on its own, before any generation
     rows.append(("outlines indexes for the claims and questions schemas loaded", _status()))
     scorer = localsumm.create_summarization_scorer(judge)
     scorer.run(input=source.read_text(encoding="utf-8"), output=summary.read_text(encoding="utf-8"))
@@ -61,7 +62,7 @@ def stages(model: str | None, n_ctx: int | None, source: Path, summary: Path) ->
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None)
     parser.add_argument("--n-ctx", type=int, default=None)
     # A source of several passages takes the passage path of the questions step (a different grammar).
@@ -72,7 +73,7 @@ def main() -> None:
     if args.stages:
         return stages(args.model, args.n_ctx, args.source, args.summary)
 
-    from localsumm.registry import resolve_model
+    from localsumm.models.registry import resolve_model
 
     resolved = resolve_model(args.model)
     command = [

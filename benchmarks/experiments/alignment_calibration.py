@@ -1,6 +1,6 @@
 """Claim-verdict probabilities on SummEdits, a threshold, and its held-out accuracy.
 
-    .venv/bin/python benchmarks/alignment_calibration.py [--model NAME] [--per-doc 4]
+    .venv/bin/python benchmarks/experiments/alignment_calibration.py [--model NAME] [--data benchmarks/data/summedits.dev.jsonl] [--per-doc 4] [--out F]
 
 For each item, the scorer's own steps extract the summary's claims and read
 the judge's probability that the source supports each claim (questions and
@@ -23,8 +23,9 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "summedits.dev.jsonl"
+from common import RESULTS, dev_set
+
+DATA = dev_set("summedits")
 
 
 def select(path: Path, per_doc: int) -> list[dict]:
@@ -68,11 +69,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
 
-    from localsumm import create_summarization_scorer, prompts
-    from localsumm.scorer import StepLog
+    from localsumm import create_summarization_scorer
+    from localsumm.summarization import prompts
+    from localsumm.summarization.steplog import StepLog
 
     scorer = create_summarization_scorer(args.model)
-    out = args.out or ROOT / "benchmarks" / "results" / f"summedits-claims.{scorer.judge.info.name}.{prompts.PROMPT_VERSION}.jsonl"
+    out = args.out or RESULTS / f"summedits-claims.{scorer.judge.info.name}.{prompts.PROMPT_VERSION}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {json.loads(line)["id"]: json.loads(line) for line in out.read_text().splitlines()} if out.exists() else {}
     items = select(args.data, args.per_doc)

@@ -1,13 +1,13 @@
 """The literal check turned on coverage: a question naming a number or name the summary never mentions.
 
-    .venv/bin/python benchmarks/coverage_literals.py RESULTS.jsonl [RESULTS.jsonl ...]
+    .venv/bin/python benchmarks/experiments/coverage_literals.py RESULTS.jsonl [RESULTS.jsonl ...]
 
 Reads results files of ``localsumm bench quality`` (or ``localsumm eval`` on a
 labelled file; no model is loaded). Coverage asks each question of the summary
 alone, and a summary cannot answer "yes" to "Did X open a brewery in
 Burlington?" if it never writes "Burlington". So, as a candidate rule: a
 question counts as answered only if the judge says so *and* every number and
-capitalised name in it (``localsumm.literals``) occurs in the summary. Reported
+capitalised name in it (``localsumm.summarization.literals``) occurs in the summary. Reported
 beside coverage as scored, against the coverage label: Pearson and Spearman,
 pooled and per document, and the paired bootstrap of the pooled Pearson change
 (documents resampled).
@@ -19,25 +19,27 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from localsumm import metrics
-from localsumm.files import read_jsonl
-from localsumm.literals import unmatched_literals
-from localsumm.quality import scored
+from localsumm.bench import metrics
+from localsumm.runs.results import read_results
+from localsumm.summarization.literals import unmatched_literals
 
 
 def report(path: Path) -> None:
     docs, labels, plain, checked = [], [], [], []
     asked = overruled = 0
-    for doc, line, ours in scored(read_jsonl(path)):
-        verdicts = ours["result"]["analyze_step_result"]["coverage"]
-        if line.get("label_coverage") is None or not verdicts:
+    for line in read_results(path):
+        if line.result is None:  # not scored
             continue
-        kept = [v["answered"] and not unmatched_literals(v["question"], line["summary"]) for v in verdicts]
+        verdicts = line.result.analyze_step_result.coverage
+        if line.label_coverage is None or not verdicts:
+            continue
+        summary = line.texts()[1]
+        kept = [v.answered and not unmatched_literals(v.question, summary) for v in verdicts]
         asked += len(verdicts)
-        overruled += sum(v["answered"] and not k for v, k in zip(verdicts, kept))
-        docs.append(doc)
-        labels.append(float(line["label_coverage"]))
-        plain.append(sum(v["answered"] for v in verdicts) / len(verdicts))
+        overruled += sum(v.answered and not k for v, k in zip(verdicts, kept))
+        docs.append(line.doc)
+        labels.append(float(line.label_coverage))
+        plain.append(sum(v.answered for v in verdicts) / len(verdicts))
         checked.append(sum(kept) / len(verdicts))
     print(f"\n{path.name}: {len(labels)} items, {len(set(docs))} documents, {asked} questions; "
           f"{overruled} answered by the judge but naming what the summary does not")

@@ -1,6 +1,6 @@
 """Claim granularity for alignment: the summary's own sentences against the judge's extracted claims.
 
-    LOCALSUMM_CACHE=... .venv/bin/python benchmarks/alignment_granularity.py RESULTS.jsonl... [--model NAME] [--threads N]
+    LOCALSUMM_CACHE=... .venv/bin/python benchmarks/experiments/alignment_granularity.py RESULTS.jsonl... [--model NAME] [--threads N]
 
 For each scored line of `bench quality` results files, the judge is asked the
 scorer's claim-verdict question about every *sentence* of the summary, with the
@@ -31,12 +31,14 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from localsumm import metrics, prompts
+from localsumm import AlignmentVerdict
+from localsumm.bench import metrics
 from localsumm.files import read_jsonl
-from localsumm.quality import scored
+from localsumm.runs.results import read_results
+from localsumm.summarization import prompts
 from localsumm.text import closest_sentence, sentences
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import RESULTS
 
 
 def fraction(probabilities: Sequence[float], threshold: float) -> float:
@@ -65,12 +67,12 @@ def figures(rows: list[dict[str, Any]], threshold: float) -> list[str]:
     return out
 
 
-def gated(verdicts: list[dict[str, Any]], said: list[str], sentence_ps: list[float]) -> list[float]:
+def gated(verdicts: list[AlignmentVerdict], said: list[str], sentence_ps: list[float]) -> list[float]:
     """Each claim's probability, capped by that of the summary sentence it came from."""
     if not said:
-        return [v["probability"] for v in verdicts]
-    owner = [said.index(found[0]) if (found := closest_sentence(v["claim"], said)) else 0 for v in verdicts]
-    return [min(v["probability"], sentence_ps[i]) for v, i in zip(verdicts, owner)]
+        return [v.probability for v in verdicts]
+    owner = [said.index(found[0]) if (found := closest_sentence(v.claim, said)) else 0 for v in verdicts]
+    return [min(v.probability, sentence_ps[i]) for v, i in zip(verdicts, owner)]
 
 
 def paired_change(rows: list[dict[str, Any]], threshold: float) -> list[str]:
@@ -119,26 +121,27 @@ def main() -> None:
     args = parser.parse_args()
 
     from localsumm import create_summarization_scorer
-    from localsumm.scorer import StepLog
+    from localsumm.summarization.steplog import StepLog
 
     scorer = create_summarization_scorer(args.model, n_threads=args.threads, cache=True)
     judge, threshold = scorer.judge, scorer.judge.info.thresholds.alignment
     for path in args.results:
-        out = ROOT / "benchmarks" / "results" / f"sentences.{path.name}"
+        out = RESULTS / f"sentences.{path.name}"
         out.parent.mkdir(parents=True, exist_ok=True)
         done = {row["id"]: row for row in read_jsonl(out)} if out.exists() else {}
         rows = []
         with out.open("a", encoding="utf-8") as sink:
-            for doc, line, ours in scored(read_jsonl(path)):
-                if line.get("label_alignment") is None:
+            for line in read_results(path):
+                if line.result is None or line.label_alignment is None:  # not scored, or no alignment label
                     continue
-                said = sentences(line["summary"])
-                verdicts = ours["result"]["preprocess_step_result"]["alignment"]
-                row = done.get(line["id"])
+                source, summary = line.texts()
+                said = sentences(summary)
+                verdicts = line.result.preprocess_step_result.alignment
+                row = done.get(line.id)
                 if row is None:
-                    sentence_ps = [scorer.judge_claim(line["source"], s, StepLog(None)) for s in said]
-                    row = {"id": line["id"], "doc": doc, "label": line["label_alignment"], "sentences": sentence_ps,
-                           "claims": [v["probability"] for v in verdicts]}
+                    sentence_ps = [scorer.judge_claim(source, s, StepLog(None)) for s in said]
+                    row = {"id": line.id, "doc": line.doc, "label": line.label_alignment, "sentences": sentence_ps,
+                           "claims": [v.probability for v in verdicts]}
                     sink.write(json.dumps(row) + "\n")
                     sink.flush()
                 row["both"] = row["claims"] + row["sentences"]
