@@ -20,6 +20,7 @@ from .protocol import JudgeCall
 from .text import printable
 
 app = typer.Typer(
+    rich_markup_mode=None,  # help texts are plain: "[default: 1]" and "localsumm[ray]" are not markup
     add_completion=False,
     no_args_is_help=True,
     help="Score summaries against their sources, offline, with a local GGUF judge.",
@@ -121,16 +122,29 @@ def eval_(
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
+    ray: Optional[str] = typer.Option(
+        None, "--ray", metavar="[ADDRESS]",
+        help="Score on Ray workers: --ray alone starts a local Ray runtime; --ray auto, HOST:PORT or ray://HOST:PORT "
+        "joins a cluster (pip install 'localsumm[ray]'). --threads is then per worker [default: 1].",
+    ),
+    workers: Optional[int] = typer.Option(None, "--workers", help="With --ray: judges [default: the cluster's CPUs / --threads]."),
 ) -> None:
     """Score every record of a data file; resumable, one JSON line per item."""
     try:
+        if workers is not None and ray is None:
+            raise ConfigError("--workers needs --ray")
         options = _options(
             max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check, n_ctx=n_ctx,
             n_threads=threads, cache=cache, base_url=base_url, response_format=response_format,
         )
+        settings = None
+        if ray is not None:
+            from .runs.cluster import RaySettings
+
+            settings = RaySettings(address=None if ray == _LOCAL_RAY else ray, workers=workers, threads=threads or 1)
         from .runs.evaluate import evaluate_file
 
-        summary = evaluate_file(data, out, resume=resume, model=model, options=options)
+        summary = evaluate_file(data, out, resume=resume, model=model, options=options, ray=settings)
     except LocalsummError as e:
         _fail(e)
         return
@@ -336,9 +350,23 @@ def models_pull(
         _fail(e)
 
 
+# `--ray` may come without an address (a local runtime); click options need a value, so give it this one.
+_LOCAL_RAY = "local"
+
+
+def _argv(args: list[str]) -> list[str]:
+    """``args`` with a bare ``--ray`` (last, or before another option) given the value "local"."""
+    out = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append(_LOCAL_RAY)
+    return out
+
+
 def main() -> None:
     try:
-        app()
+        app(args=_argv(sys.argv[1:]), prog_name="localsumm")
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)

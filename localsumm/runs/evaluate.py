@@ -11,6 +11,7 @@ import os
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -19,12 +20,16 @@ from rich.text import Text
 
 from ..config.options import Options, make_options
 from ..errors import InputError
+from ..errors import ConfigError
 from ..protocol import Judge
-from ..summarization.scorer import create_summarization_scorer
+from ..summarization.scorer import ScorerSpec, create_summarization_scorer
 from ..text import printable
 from .batch import ItemResult, run_evals
 from .records import read_records
 from .results import DIMENSIONS, check_resumable, done_ids, format_line, read_results
+
+if TYPE_CHECKING:
+    from .cluster import RaySettings
 
 
 @dataclass
@@ -45,12 +50,15 @@ def evaluate_file(
     options: Options | None = None,
     limit: int | None = None,
     console: Console | None = None,
+    ray: RaySettings | None = None,
     **settings: object,
 ) -> EvalSummary:
     """Score the records of ``data`` (the first ``limit`` of them, if given) into ``out``.
 
     ``options`` (or keyword ``settings``, its fields) configure the scorer, as for
-    ``create_summarization_scorer``.
+    ``create_summarization_scorer``. With ``ray``, Ray workers score the records
+    (``runs.cluster``) and this process only writes the results file: it never
+    loads the judge.
     """
     options = make_options(options, **settings)
     console = console or Console(stderr=True)
@@ -69,7 +77,13 @@ def evaluate_file(
         check_resumable(out, options)
     todo = [r for r in records if r.id not in done]
     valid = [r for r in todo if r.error is None]
-    scorer = create_summarization_scorer(model, options=options) if valid else None
+    scorer: object = None
+    if valid and ray is not None:
+        if isinstance(model, Judge):
+            raise ConfigError("--ray needs the judge as a registry name, a .gguf path or openai:NAME, not a judge object")
+        scorer = ScorerSpec(model, options)
+    elif valid:
+        scorer = create_summarization_scorer(model, options=options)
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as sink, _progress(console) as progress:
@@ -96,7 +110,8 @@ def evaluate_file(
             progress.update(task, advance=1, rate=f"{tokens / seconds:.0f} tokens/s" if seconds else "")
 
         if scorer is not None:
-            run_evals(({"id": r.id, "input": r.input, "output": r.output} for r in valid), [scorer], on_item_complete=finished)
+            records = ({"id": r.id, "input": r.input, "output": r.output} for r in valid)
+            run_evals(records, [scorer], on_item_complete=finished, ray=ray)  # type: ignore[list-item]
     return _summarise(out, console)
 
 

@@ -15,6 +15,7 @@ calls them in that order:
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -22,6 +23,8 @@ from .._version import __version__
 from ..backends import open_judge
 from ..backends.cache import CachedJudge, JudgeCallCache
 from ..config.options import Options, make_options
+from ..errors import ConfigError
+from ..models.registry import looks_like_path
 from ..protocol import Judge
 from . import prompts
 from .analyze import analyze
@@ -57,6 +60,8 @@ class SummarizationScorer:
         self.source = source
         self.source_extractor = source_extractor
         self.question_sets = QuestionSets()
+        self.model: str | os.PathLike[str] | None | Judge = judge
+        """What the judge was opened from (set by ``create_summarization_scorer``), so ``spec`` can rebuild it."""
 
     # The settings as attributes, as the flat layout had them.
     max_questions = property(lambda self: self.options.max_questions)
@@ -108,6 +113,18 @@ class SummarizationScorer:
         alignment = alignment_verdicts(self.judge, probabilities, windows, source, self.options.check_literals)
         return alignment, analyze(self.judge, summary, questions, log)
 
+    def spec(self) -> ScorerSpec:
+        """How to build this scorer in another process (a Ray worker): from the model's name or path."""
+        if isinstance(self.model, Judge):
+            raise ConfigError(
+                f"a scorer built on a judge object ({self.judge.info.name}) cannot be rebuilt on another worker; "
+                f"create it from a registry name, a .gguf path or openai:NAME"
+            )
+        model = self.model
+        if model is not None and looks_like_path(os.fspath(model)):
+            model = os.path.abspath(os.fspath(model))  # a worker's working directory is not ours
+        return ScorerSpec(model, self.options, self.source, self.source_extractor)
+
     # Single steps, for experiments that measure one of them (benchmarks/experiments/).
 
     def extract_claims(self, summary: str, log: StepLog) -> list[str]:
@@ -151,6 +168,25 @@ class SummarizationScorer:
         )
 
 
+@dataclass(frozen=True)
+class ScorerSpec:
+    """A scorer not yet built: what a worker needs to build its own (``build``), judge included."""
+
+    model: str | os.PathLike[str] | None = None
+    options: Options = Options()
+    source: str | None = None
+    source_extractor: SourceExtractor | None = None
+    id: str = SummarizationScorer.id
+
+    def build(self) -> SummarizationScorer:
+        return create_summarization_scorer(
+            self.model, options=self.options, source=self.source, source_extractor=self.source_extractor
+        )
+
+    def spec(self) -> ScorerSpec:
+        return self
+
+
 def create_summarization_scorer(
     model: str | os.PathLike[str] | Judge | None = None,
     *,
@@ -178,4 +214,6 @@ def create_summarization_scorer(
     if options.cache and judge.info.sha256:
         path = None if options.cache is True else Path(options.cache)
         judge = CachedJudge(judge, JudgeCallCache(path), prompts.STEP_VERSIONS)
-    return SummarizationScorer(judge, options=options, source=source, source_extractor=source_extractor)
+    scorer = SummarizationScorer(judge, options=options, source=source, source_extractor=source_extractor)
+    scorer.model = model
+    return scorer

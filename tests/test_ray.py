@@ -1,0 +1,143 @@
+"""Batch evaluation on a real local Ray runtime (no mocks of Ray), with the small test judge."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from localsumm import create_summarization_scorer, run_evals
+from localsumm.runs.cluster import RaySettings, WorkItem, shard
+
+from .conftest import ROOT, SMALL, SOURCE, SUMMARY, run_cli
+
+OTHER_SUMMARY = "Harbor Lights Brewing makes beer in Portland, Maine."
+
+
+def _records() -> list[dict[str, str]]:
+    """Two sources, with three and two summaries: sharding by source gives the two workers one each."""
+    second = SOURCE.replace("Harbor Lights", "Bay Lantern")
+    rows = [(SOURCE, SUMMARY), (SOURCE, OTHER_SUMMARY), (SOURCE, "It sold beer."),
+            (second, SUMMARY.replace("Harbor Lights", "Bay Lantern")), (second, "Bay Lantern Brewing is a brewery.")]
+    return [{"id": f"r{n}", "source": s, "summary": m} for n, (s, m) in enumerate(rows)]
+
+
+def _comparable(line: dict, *, history: bool = True) -> dict:
+    """A results line without what may differ between processes: timings and token costs; and, with
+    ``history=False``, the per-step costs altogether and whether the question set came from an earlier
+    summary (a restarted worker or a resumed run asks its first summary's questions again)."""
+    line = json.loads(json.dumps(line))
+    result = line["localsumm"].get("result")
+    if result and not history:
+        result["provenance"].pop("shared_steps", None)
+        result["provenance"].pop("steps", None)
+    if result and "steps" in result["provenance"]:
+        for step in result["provenance"]["steps"]:
+            for key in ("seconds", "prompt_tokens", "reused_prompt_tokens", "completion_tokens", "cached_calls"):
+                step.pop(key, None)
+    return line
+
+
+def _lines(path: Path, *, history: bool = True) -> dict[str, dict]:
+    lines = [json.loads(text) for text in path.read_text().splitlines()]
+    ids = [line["id"] for line in lines]
+    assert len(ids) == len(set(ids)), f"an item was written twice: {ids}"
+    return {line["id"]: _comparable(line, history=history) for line in lines}
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("ray") / "data.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in _records()))
+    return path
+
+
+@pytest.fixture(scope="module")
+def one_process(data) -> dict[str, dict]:
+    out = data.parent / "one-process.jsonl"
+    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--threads", "1")
+    assert done.returncode == 0, done.stderr
+    return _lines(out)
+
+
+def test_shards_keep_a_source_together_and_split_only_for_idle_workers():
+    items = [WorkItem(i, f"s{i // 3}", "x") for i in range(7)]  # sources of 3, 3 and 1 summaries
+    key = lambda item: item.input
+    assert [[i.index for i in s] for s in shard(items, key, 2)] == [[0, 1, 2], [3, 4, 5], [6]]
+    assert [[i.index for i in s] for s in shard(items[:3], key, 2)] == [[0, 1], [2]]
+    assert [[i.index for i in s] for s in shard(items[:1], key, 4)] == [[0]]
+
+
+def test_two_workers_give_the_results_file_of_one_process(data, one_process, tmp_path):
+    out = tmp_path / "ray.jsonl"
+    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--ray", "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    assert "failed: 0" in done.stderr
+    assert _lines(out) == one_process
+
+
+def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process):
+    scorer = create_summarization_scorer(SMALL, n_threads=1)
+    seen: list[tuple[str, str]] = []
+    killed: list[int] = []
+
+    def on_item(item) -> None:
+        seen.append((item.id, item.worker))
+        if not killed:  # the first worker to finish an item dies at once, with its shard unfinished
+            pid = int(item.worker.rsplit(":", 1)[1])
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    run = run_evals(
+        [{"id": r["id"], "input": r["source"], "output": r["summary"]} for r in _records()], [scorer],
+        on_item_complete=on_item, ray=RaySettings(workers=2, threads=1),
+    )
+    assert sorted(i for i, _ in seen) == sorted(one_process), "an item was lost or reported twice"
+    assert killed and any(not worker.endswith(f":{killed[0]}") for _, worker in seen[1:])
+    # The same scores and verdicts item by item; the restarted worker asked its questions again.
+    for item in run.items:
+        expected = _comparable(one_process[item.id], history=False)["localsumm"]["result"]
+        got = _comparable({"localsumm": {"result": item.scorer_results[scorer.id].to_dict()}}, history=False)
+        assert got["localsumm"]["result"] == expected, item.id
+
+
+def test_an_interrupted_driver_resumes_without_losing_or_repeating(data, one_process, tmp_path):
+    out = tmp_path / "ray.jsonl"
+    args = [sys.executable, "-m", "localsumm.cli", "eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache",
+            "--ray", "--workers", "2"]
+    restore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=restore_ctrl_c)
+    deadline = time.time() + 600
+    while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=120)
+    assert proc.returncode == 130, proc.stderr.read()
+    assert 1 <= len(out.read_text().splitlines()) < len(one_process)
+    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    # The same scores and verdicts; the resumed run asked the first questions of a source again.
+    assert _lines(out, history=False) == {k: _comparable(v, history=False) for k, v in one_process.items()}
+
+
+def test_a_worker_without_the_model_stops_the_run_naming_its_node(data, tmp_path):
+    out = tmp_path / "ray.jsonl"
+    empty = tmp_path / "no-models"
+    empty.mkdir()
+    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--ray", "--workers", "1",
+                   env={"LOCALSUMM_MODELS": str(empty)})
+    assert done.returncode == 4, done.stderr
+    assert "the worker on node" in done.stderr and "is not installed" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not out.exists() or not out.read_text().strip()
+
+
+def test_more_workers_than_the_runtime_has_cpus_is_a_clear_error(data, tmp_path):
+    done = run_cli("eval", str(data), "--out", str(tmp_path / "r.jsonl"), "--model", SMALL, "--ray", "--workers", "64")
+    assert done.returncode == 2 and "lower --workers or --threads" in done.stderr, done.stderr
