@@ -136,9 +136,14 @@ def _ray() -> Any:
 
 
 def score_on_ray(
-    items: Sequence[WorkItem], specs: Sequence[ScorerSpec], settings: RaySettings, on_outcome: Callable[[ItemOutcome], None]
+    items: Sequence[WorkItem], specs: Sequence[ScorerSpec], settings: RaySettings, on_outcome: Callable[[ItemOutcome], None],
+    on_ready: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> None:
-    """Score ``items`` with ``specs`` on Ray workers, calling ``on_outcome`` on the driver as each finishes."""
+    """Score ``items`` with ``specs`` on Ray workers, calling ``on_outcome`` on the driver as each finishes.
+
+    ``on_ready`` gets each worker's description (host, ip, pid, judges) once all have loaded their
+    judges, before the first item is sent.
+    """
     ray = _ray()
     started_here = not ray.is_initialized()
     if started_here:
@@ -159,7 +164,10 @@ def score_on_ray(
         actor = ray.remote(num_cpus=settings.threads, max_restarts=settings.max_restarts, max_task_retries=-1)(_Worker)
         local = [ScorerSpec(s.model, s.options.replace(n_threads=settings.threads), s.source, s.source_extractor, s.id) for s in specs]
         actors = [actor.options(scheduling_strategy="SPREAD").remote(local) for _ in range(workers)]
-        _check_workers(ray.get([a.describe.remote() for a in actors]))
+        infos = ray.get([a.describe.remote() for a in actors])
+        _check_workers(infos)
+        if on_ready is not None:
+            on_ready(infos)
         _dispatch(ray, actors, shard(items, lambda item: source_key(item, specs[0]), workers), on_outcome)
     finally:
         for a in actors:
