@@ -41,11 +41,14 @@ def test_balanced_accuracy():
     assert metrics.balanced_accuracy([True, False], [1, 0]) == pytest.approx(1.0)
 
 
-def test_per_document_skips_documents_where_the_measure_is_undefined():
-    x = [1, 2, 3, 5, 5]
-    y = [1, 2, 3, 1, 2]
-    docs = ["a", "a", "a", "b", "b"]  # b: constant scores, correlation undefined
-    assert metrics.per_document(metrics.spearman, x, y, docs) == pytest.approx(1.0)
+def test_per_document_counts_a_constant_predictor_as_zero_and_drops_constant_labels():
+    x = [1, 2, 3, 5, 5, 1, 2]
+    y = [1, 2, 3, 1, 2, 4, 4]
+    docs = ["a", "a", "a", "b", "b", "c", "c"]  # b: constant scores; c: constant labels
+    assert metrics.per_document(metrics.spearman, x, y, docs) == pytest.approx(0.5)  # (1 + 0) / 2, c left out
+    assert metrics.documents_counted(x, y, docs) == (2, 1)
+    # A measure defined for a constant predictor keeps its own value: ROC-AUC of ties is chance.
+    assert metrics.per_document(metrics.roc_auc, [0.5, 0.5], [0, 1], ["d", "d"]) == pytest.approx(0.5)
 
 
 def test_bootstrap_interval_is_deterministic_and_brackets_the_estimate():

@@ -38,7 +38,11 @@ def test_figures_follow_a_judge_that_agrees_with_the_labels(tmp_path):
     assert by[("label_alignment", "all claims supported (threshold 0.5)", "balanced accuracy")].value == pytest.approx(1.0)
     assert by[("label_alignment", "alignment", "spearman")].value == pytest.approx(1.0)
     assert by[("label_coverage", "coverage", "pearson")].value == pytest.approx(1.0)
-    assert by[("label_coverage", "coverage", "spearman per document")].value == pytest.approx(1.0)
+    per_doc = by[("label_coverage", "coverage", "spearman per document")]
+    assert per_doc.value == pytest.approx(1.0)
+    docs = len({r["meta"]["doc_id"] for r in rows})
+    assert per_doc.documents == docs and per_doc.constant_documents == 0
+    assert by[("label_coverage", "coverage", "spearman")].documents is None  # pooled: no document count
     assert ("label_mean", "score", "spearman") in by
     assert ("label_alignment", "baseline: bigram overlap", "ROC-AUC") in by
     for f in figures:

@@ -72,14 +72,40 @@ def balanced_accuracy(predicted: Sequence[bool], labels: Sequence[float]) -> flo
     return float((p[y].mean() + (~p[~y]).mean()) / 2)
 
 
-def per_document(measure: Measure, x: Sequence[float], y: Sequence[float], docs: Sequence[str]) -> float:
-    """The mean of ``measure`` within each document, over documents where it is defined."""
+def document_values(measure: Measure, x: Sequence[float], y: Sequence[float], docs: Sequence[str]) -> list[tuple[str, float]]:
+    """``measure`` within each document that can say anything, as (document, value).
+
+    A document whose labels are all equal is left out: no predictor can agree or disagree with
+    it. A document where the predictor gave every item the same value, and the measure is then
+    undefined (a correlation), counts as 0: the predictor ranked nothing, and leaving such
+    documents out would report the scorer only where it happened to vary.
+    """
     groups: dict[str, list[int]] = defaultdict(list)
     for i, doc in enumerate(docs):
         groups[doc].append(i)
-    values = [measure([x[i] for i in idx], [y[i] for i in idx]) for idx in groups.values()]
-    values = [v for v in values if not math.isnan(v)]
+    values = []
+    for doc, idx in groups.items():
+        xs, ys = [x[i] for i in idx], [y[i] for i in idx]
+        if len(idx) < 2 or len(set(ys)) < 2:
+            continue
+        value = measure(xs, ys)
+        if math.isnan(value) and len(set(xs)) < 2:
+            value = 0.0
+        if not math.isnan(value):
+            values.append((doc, value))
+    return values
+
+
+def per_document(measure: Measure, x: Sequence[float], y: Sequence[float], docs: Sequence[str]) -> float:
+    """The mean of ``measure`` within each document (see ``document_values`` for which count, and how)."""
+    values = [v for _, v in document_values(measure, x, y, docs)]
     return float(np.mean(values)) if values else math.nan
+
+
+def documents_counted(x: Sequence[float], y: Sequence[float], docs: Sequence[str]) -> tuple[int, int]:
+    """(documents a per-document figure rests on, of which the predictor was constant in how many)."""
+    counted = document_values(lambda a, b: 1.0 if len(set(a)) > 1 else math.nan, x, y, docs)
+    return len(counted), sum(1 for _, v in counted if v == 0.0)
 
 
 def bootstrap_ci(

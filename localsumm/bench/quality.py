@@ -39,6 +39,10 @@ class Figure:
     low: float
     high: float
     n: int
+    documents: int | None = None
+    """For a per-document figure: the documents it rests on (those whose labels differ)."""
+    constant_documents: int | None = None
+    """Of those, where the predictor gave every summary the same value: counted as 0 for a correlation."""
 
 
 @dataclass(frozen=True)
@@ -95,18 +99,22 @@ def items_from_results(lines: list[ResultLine]) -> list[Item]:
 def _figure(
     dataset: str, label: str, predictor: str, name: str,
     measure: Callable[[np.ndarray], float], n: int, groups: Sequence[str] | None,
+    documents: tuple[int, int] | None = None,
 ) -> Figure:
     value = measure(np.arange(n))
     low, high = metrics.bootstrap_ci(measure, n, groups=groups)
-    return Figure(dataset, label, predictor, name, value, low, high, n)
+    counted, constant = documents or (None, None)
+    return Figure(dataset, label, predictor, name, value, low, high, n, counted, constant)
 
 
 def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[Figure]:
     """Every figure the dataset's labels allow, for localsumm and for the baselines."""
     figures: list[Figure] = []
-    docs = [i.doc for i in items]
 
-    def correlations(label: str, labels: list[float], predictors: dict[str, list[float]], kinds: list[str]) -> None:
+    def correlations(
+        label: str, subset: list[Item], labels: list[float], predictors: dict[str, list[float]], kinds: list[str]
+    ) -> None:
+        docs = [i.doc for i in subset]
         y = np.asarray(labels, float)
         d = np.asarray(docs)
         for predictor, values in predictors.items():
@@ -117,12 +125,13 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
                 figures.append(_figure(
                     dataset, label, predictor, f"{kind} per document",
                     lambda idx: metrics.per_document(fn, x[idx], y[idx], d[idx].tolist()), len(y), docs,
+                    metrics.documents_counted(values, labels, docs),
                 ))
 
     aligned = [i for i in items if i.label_alignment is not None]
     if aligned:
         labels = [i.label_alignment for i in aligned]
-        correlations("label_alignment", labels, {
+        correlations("label_alignment", aligned, labels, {
             "alignment": [i.alignment for i in aligned],
             "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
             "baseline: summary length": [i.length for i in aligned],
@@ -143,14 +152,14 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
             ))
     covered = [i for i in items if i.label_coverage is not None]
     if covered:
-        correlations("label_coverage", [i.label_coverage for i in covered], {
+        correlations("label_coverage", covered, [i.label_coverage for i in covered], {
             "coverage": [i.coverage for i in covered],
             "baseline: bigram overlap": [i.bigram_overlap for i in covered],
             "baseline: summary length": [i.length for i in covered],
         }, ["pearson", "spearman"])
     both = [i for i in items if i.label_alignment is not None and i.label_coverage is not None]
     if both:
-        correlations("label_mean", [(i.label_alignment + i.label_coverage) / 2 for i in both], {
+        correlations("label_mean", both, [(i.label_alignment + i.label_coverage) / 2 for i in both], {
             "score": [i.score for i in both],
             "baseline: bigram overlap": [i.bigram_overlap for i in both],
             "baseline: summary length": [i.length for i in both],
@@ -159,11 +168,21 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
 
 
 def markdown(figures: list[Figure]) -> str:
-    rows = ["| dataset | label | predictor | measure | value | 95% CI | n |", "|---|---|---|---|---:|---|---:|"]
+    rows = [
+        "| dataset | label | predictor | measure | value | 95% CI | n | documents (predictor constant, counted as 0) |",
+        "|---|---|---|---|---:|---|---:|---:|",
+    ]
     fmt = lambda v: "n/a" if math.isnan(v) else f"{v:.3f}"
     for f in figures:
-        rows.append(f"| {f.dataset} | {f.label} | {f.predictor} | {f.measure} | {fmt(f.value)} | [{fmt(f.low)}, {fmt(f.high)}] | {f.n} |")
-    return "\n".join(rows) + "\n"
+        docs = "" if f.documents is None else f"{f.documents} ({f.constant_documents})"
+        rows.append(
+            f"| {f.dataset} | {f.label} | {f.predictor} | {f.measure} | {fmt(f.value)} | [{fmt(f.low)}, {fmt(f.high)}] "
+            f"| {f.n} | {docs} |"
+        )
+    return "\n".join(rows) + "\n" + (
+        "\nPer-document figures: documents whose labels are all equal are left out; a document where the predictor "
+        "gave every summary the same value counts as 0 for a correlation (it ranked nothing).\n"
+    )
 
 
 def write_outputs(out_dir: Path, figures: list[Figure], items_by_dataset: dict[str, list[Item]], threshold: float) -> list[Path]:
