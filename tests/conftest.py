@@ -7,9 +7,11 @@ a missing model fails the run with the command to fix it, it is never skipped.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,17 @@ def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = N
         [*prefix, sys.executable, "-m", "localsumm.cli", *args],
         input=input, capture_output=True, text=True, env=full_env, cwd=cwd, timeout=900,
     )
+
+
+def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Start ``localsumm`` with ``args`` as a user would, press Ctrl-C once ``out`` holds a line, and wait."""
+    # A background job (as CI may run us) inherits SIGINT ignored; a terminal's Ctrl-C is not ignored.
+    restore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+    proc = subprocess.Popen([sys.executable, "-m", "localsumm.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=restore_ctrl_c)
+    deadline = time.time() + timeout
+    while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -19,7 +15,7 @@ from localsumm.errors import InputError
 from localsumm.runs.evaluate import evaluate_file
 from localsumm.backends.scripted import ScriptedJudge
 
-from .conftest import ROOT, SOURCE, SUMMARY, run_cli
+from .conftest import SOURCE, SUMMARY, interrupt_after_first_line, run_cli
 
 
 def scripted(n_items: int, claim_p: float = 0.9, question_p: float = 0.9) -> ScriptedJudge:
@@ -125,17 +121,10 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
     data.write_text("id,source,summary\n" + "".join(f'r{n},"Report {n}. {clean}","{SUMMARY}"\n' for n in range(5)))
     out = tmp_path / "out.jsonl"
     # --no-cache: answers cached by an earlier run would finish before the interrupt.
-    args = [sys.executable, "-m", "localsumm.cli", "eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--no-cache"]
-    # A background job (as CI may run us) inherits SIGINT ignored; a terminal's Ctrl-C is not ignored.
-    restore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=restore_ctrl_c)
-    deadline = time.time() + 600
-    while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
-        time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=120)
+    args = ["eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--no-cache"]
+    proc = interrupt_after_first_line(args, out)
     first = out.read_text().splitlines()
-    assert proc.returncode == 130, proc.stderr.read()
+    assert proc.returncode == 130, proc.stderr
     assert 1 <= len(first) < 5
     done = run_cli("eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--resume", "--no-cache", "--fail-under", "1.01")
     assert done.returncode == 1 and "below --fail-under" in done.stderr  # the CI gate

@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +12,7 @@ import pytest
 from localsumm import create_summarization_scorer, run_evals
 from localsumm.runs.cluster import RaySettings, WorkItem, shard
 
-from .conftest import ROOT, SMALL, SOURCE, SUMMARY, run_cli
+from .conftest import SMALL, SOURCE, SUMMARY, interrupt_after_first_line, run_cli
 
 OTHER_SUMMARY = "Harbor Lights Brewing makes beer in Portland, Maine."
 
@@ -109,16 +106,10 @@ def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process):
 
 def test_an_interrupted_driver_resumes_without_losing_or_repeating(data, one_process, tmp_path):
     out = tmp_path / "ray.jsonl"
-    args = [sys.executable, "-m", "localsumm.cli", "eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache",
-            "--ray", "--workers", "2"]
-    restore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=restore_ctrl_c)
-    deadline = time.time() + 600
-    while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=120)
-    assert proc.returncode == 130, proc.stderr.read()
+    proc = interrupt_after_first_line(
+        ["eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--ray", "--workers", "2"], out
+    )
+    assert proc.returncode == 130, proc.stderr
     assert 1 <= len(out.read_text().splitlines()) < len(one_process)
     done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "2")
     assert done.returncode == 0, done.stderr
