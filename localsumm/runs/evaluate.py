@@ -22,7 +22,7 @@ from ..config.options import Options, make_options
 from ..errors import InputError
 from ..errors import ConfigError
 from ..protocol import Judge
-from ..summarization.scorer import ScorerSpec, create_summarization_scorer
+from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer
 from ..text import printable
 from .batch import ItemResult, run_evals
 from .records import read_records
@@ -77,7 +77,7 @@ def evaluate_file(
         check_resumable(out, options)
     todo = [r for r in records if r.id not in done]
     valid = [r for r in todo if r.error is None]
-    scorer: object = None
+    scorer: SummarizationScorer | ScorerSpec | None = None
     if valid and ray is not None:
         if isinstance(model, Judge):
             raise ConfigError("--ray needs the judge as a registry name, a .gguf path or openai:NAME, not a judge object")
@@ -111,7 +111,7 @@ def evaluate_file(
 
         if scorer is not None:
             records = ({"id": r.id, "input": r.input, "output": r.output} for r in valid)
-            run_evals(records, [scorer], on_item_complete=finished, ray=ray)  # type: ignore[list-item]
+            run_evals(records, [scorer], on_item_complete=finished, ray=ray)
     return _summarise(out, console)
 
 

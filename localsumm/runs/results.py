@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -138,10 +138,6 @@ def read_results(path: Path) -> list[ResultLine]:
             raise InputError(f"{path}: line {number} is not a JSON object")
         lines.append(ResultLine(fields, number))
     return lines
-
-
-def scored(lines: Iterable[ResultLine]) -> list[ResultLine]:
-    return [line for line in lines if line.scored]
 
 
 def done_ids(out: Path) -> set[str]:
