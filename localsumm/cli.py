@@ -208,13 +208,15 @@ def bench_speed(
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
     threads: Optional[int] = _THREADS,
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures and every row as JSON here."),
+    levers: bool = typer.Option(True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."),
 ) -> None:
-    """Seconds per evaluation, tokens, time inside llama.cpp, and the ratio to the bare engine in the same run."""
+    """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
+    engine, and each engine lever's effect, all in the same run."""
     try:
         options = _options(n_threads=threads)
         from .bench.speed import run_speed
 
-        report = run_speed(data, model=model, items=items, options=options)
+        report = run_speed(data, model=model, items=items, options=options, levers=levers)
     except LocalsummError as e:
         _fail(e)
         return

@@ -51,6 +51,9 @@ class JudgeInfo:
     sha256: str | None = None
     thresholds: Thresholds = field(default_factory=Thresholds)
     seed: int = 0
+    engine: str | None = None
+    """The inference engine and its build, where the build can move a verdict (a local engine's instruction
+    sets): part of every cache key and recorded with every result."""
 
 
 @dataclass(frozen=True)
@@ -98,3 +101,15 @@ class Judge(Protocol):
     def yes_probability(self, step: str, messages: Messages) -> tuple[float, JudgeCall]:
         """P("yes") / (P("yes") + P("no")) for the first token of the answer."""
         ...
+
+
+def yes_probabilities(judge: Judge, step: str, batch: list[Messages]) -> list[tuple[float, JudgeCall]]:
+    """``judge.yes_probability`` for each prompt of ``batch``, in order.
+
+    A judge may also define ``yes_probabilities(step, batch)`` with the same result, to evaluate
+    prompts that share a prefix together (the llama.cpp judge does); one without it is asked one by one.
+    """
+    many = getattr(judge, "yes_probabilities", None)
+    if many is not None:
+        return many(step, batch)
+    return [judge.yes_probability(step, messages) for messages in batch]

@@ -7,7 +7,8 @@ from .conftest import SOURCE, SUMMARY, run_cli
 
 def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
     data = tmp_path / "data.jsonl"
-    data.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": SUMMARY}) + "\n")
+    later = "Harbor Lights makes beer in Maine."
+    data.write_text("".join(json.dumps({"id": i, "source": SOURCE, "summary": s}) + "\n" for i, s in (("a", SUMMARY), ("b", later))))
     out = tmp_path / "speed.json"
     done = run_cli("bench", "speed", "--data", str(data), "--items", "1", "--model", "smollm2-135m", "--json", str(out))
     assert done.returncode == 0, done.stderr
@@ -20,3 +21,10 @@ def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
     assert figures["constrained_ms_per_token"] > 0 and figures["unconstrained_ms_per_token"] > 0
     assert figures["native_grammar_ms_per_token"] > 0
     assert "engine floor" in done.stdout
+    # The later summary of the same source, and each lever measured in the same run.
+    assert 0 < row["later_seconds"] < row["seconds"] and figures["median_later_seconds"] == round(row["later_seconds"], 2)
+    assert set(figures["levers"]) == {"verdicts side by side in one batch", "prompt-lookup drafts in generation"}
+    for lever in figures["levers"].values():
+        assert lever["median_ratio_first"] > 0 and lever["median_ratio_later"] > 0
+        assert 0 <= lever["largest_probability_difference"] < 0.1
+    assert "AVX" in figures["build"] or "NEON" in figures["build"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..config.paths import cache_root
-from ..protocol import Judge, JudgeCall, Messages, T
+from ..protocol import Judge, JudgeCall, Messages, T, yes_probabilities
 from .grammar import parse
 
 
@@ -80,6 +80,7 @@ class CachedJudge:
             "kind": kind,
             "messages": messages,
             "sampling": {"temperature": 0, "seed": self.info.seed},
+            **({"engine": self.info.engine} if self.info.engine else {}),
             **settings,
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
@@ -95,12 +96,30 @@ class CachedJudge:
         return value, call
 
     def yes_probability(self, step: str, messages: Messages) -> tuple[float, JudgeCall]:
-        key = self._key("yes_probability", step, messages)
-        hit = self.cache.get(key)
-        if hit is not None:
+        return self.yes_probabilities(step, [messages])[0]
+
+    def yes_probabilities(self, step: str, batch: list[Messages]) -> list[tuple[float, JudgeCall]]:
+        """Cached verdicts from the cache; the others asked of the inner judge together.
+
+        A verdict judged beside others is keyed with them: a batched engine's values move a little with
+        what shares the batch, and a rerun must give what a run without the cache would.
+        """
+        keys = [self._key("yes_probability", step, messages) for messages in batch]
+        if len(batch) > 1:
+            siblings = hashlib.sha256("".join(keys).encode("ascii")).hexdigest()
+            keys = [self._key("yes_probability", step, messages, batch=siblings) for messages in batch]
+        results: list[tuple[float, JudgeCall] | None] = []
+        missing = []
+        for i, key in enumerate(keys):
+            hit = self.cache.get(key)
+            if hit is None:
+                results.append(None)
+                missing.append(i)
+                continue
             prompt, output = hit
             p = float(json.loads(output))
-            return p, JudgeCall(step, prompt, f"p(yes)={p:.4f}", 0, 0, 0, 0.0, cached=True)
-        p, call = self.inner.yes_probability(step, messages)
-        self.cache.put(key, call.prompt, json.dumps(p))
-        return p, call
+            results.append((p, JudgeCall(step, prompt, f"p(yes)={p:.4f}", 0, 0, 0, 0.0, cached=True)))
+        for i, (p, call) in zip(missing, yes_probabilities(self.inner, step, [batch[i] for i in missing])):
+            self.cache.put(keys[i], call.prompt, json.dumps(p))
+            results[i] = (p, call)
+        return [r for r in results if r is not None]

@@ -12,7 +12,16 @@ Design points (measured facts are in the engineering notes):
   is printed and swallowed and the constraint silently disappears. Here an
   exception in the constraint propagates.
 - A yes/no verdict is one forward pass: the probability of the constrained
-  choice {yes, no} at the answer's first token, read from the logits.
+  choice {yes, no} at the answer's first token, read from the logits. Verdicts
+  whose prompts share a prefix (one source, several claims; one summary,
+  several questions) run as parallel sequences of one batch: the prefix is
+  evaluated once and shared in the KV cache, each prompt's own tail is a
+  sequence of its own (:meth:`LlamaCppJudge.yes_probabilities`).
+- Generation verifies several tokens per forward pass (prompt-lookup decoding):
+  the tokens that followed the latest occurrence of the last few tokens, in
+  the prompt or the answer so far, are drafted and checked in one batch; a
+  draft token is kept only where the grammar-masked greedy choice is that
+  token, so decoding stays greedy and every token passes the grammar.
 - The coverage step shares no prefix with the source steps (different system
   text), so its KV cache never holds a source token: a separate context.
 - Before a call overwrites a long evaluated prefix, its KV entries are copied
@@ -27,6 +36,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -51,6 +61,13 @@ SNAPSHOT_MIN_TOKENS = 128
 # Memory for copied prefixes. At 28 KB per token (the default judge's KV cache), 160 MB
 # holds about 5,800 tokens: several sources of a batch.
 SNAPSHOT_BUDGET_BYTES = 160 * 2**20
+# Verdict tails evaluated side by side in one batch, each its own sequence (seq 0 holds the prefix).
+PARALLEL_SEQUENCES = 16
+# Prompt-lookup decoding: match the last DRAFT_NGRAM tokens (down to 2) earlier in the text and draft
+# up to DRAFT_TOKENS of what followed. Generation is memory-bound here, so a batch of a few tokens
+# costs about one.
+DRAFT_NGRAM = 3
+DRAFT_TOKENS = 8
 
 
 class LlamaCppJudge:
@@ -67,13 +84,17 @@ class LlamaCppJudge:
         n_threads: int | None = None,
         n_batch: int = 512,
         seed: int = DEFAULT_SEED,
+        parallel: bool = True,
+        draft: bool = True,
     ) -> None:
         from llama_cpp import Llama
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         path = Path(path)
         check_context(path, n_ctx, extra_bytes=SNAPSHOT_BUDGET_BYTES)
-        self.info = JudgeInfo(name=name or path.name, path=str(path), sha256=sha256, thresholds=thresholds, seed=seed)
+        self.info = JudgeInfo(
+            name=name or path.name, path=str(path), sha256=sha256, thresholds=thresholds, seed=seed, engine=engine_build()
+        )
         self.n_threads = n_threads or os.cpu_count() or 1
         try:
             self._llm = Llama(
@@ -92,6 +113,9 @@ class LlamaCppJudge:
             )
         except (ValueError, RuntimeError, OSError) as e:
             raise ModelError(f"llama.cpp could not load {path}: the file is corrupt, truncated or not a supported GGUF ({e})") from None
+        self.parallel = parallel
+        self.draft = draft
+        self._allow_sequences(PARALLEL_SEQUENCES + 1)
         self.context_size = self._llm.n_ctx()
         self._n_vocab = self._llm.n_vocab()
         self._eos = self._llm.token_eos()
@@ -112,6 +136,7 @@ class LlamaCppJudge:
         self._grammars = Grammars(self._outlines_vocabulary, sha256, self._n_vocab)
         self._snapshots = _Snapshots(SNAPSHOT_BUDGET_BYTES)
         self._engine_seconds = 0.0
+        self._drafted = self._accepted = 0
 
     # -- the Judge protocol ---------------------------------------------------------
 
@@ -123,13 +148,57 @@ class LlamaCppJudge:
         self._check_fits(step, tokens, 1)
         start = time.perf_counter()
         evaluated, reused = self._feed(tokens, starts)
-        logits = self._last_logits().astype(np.float64)
-        yes, no = logits[self._yes], logits[self._no]
-        top = max(yes.max(), no.max())
-        p_yes, p_no = np.exp(yes - top).sum(), np.exp(no - top).sum()
-        p = float(p_yes / (p_yes + p_no))
+        p = self._p_yes(self._last_logits())
         call = JudgeCall(step, text, f"p(yes)={p:.4f}", evaluated, reused, 0, time.perf_counter() - start)
         return p, call
+
+    def yes_probabilities(self, step: str, batch: list[Messages]) -> list[tuple[float, JudgeCall]]:
+        """:meth:`yes_probability` for each prompt of ``batch``; prompts that share their leading segments
+        are evaluated together: the shared prefix once, the tails as parallel sequences of one batch.
+
+        The probabilities equal one-by-one calls' within float rounding (the tails' batch differs);
+        the same batch always gives the same values.
+        """
+        prompts = [self._prompt(m) for m in batch]
+        for _, tokens, _ in prompts:
+            self._check_fits(step, tokens, 1)
+        shared = self._shared_boundary(prompts) if self.parallel and len(batch) > 1 else 0
+        if not shared:
+            return [self.yes_probability(step, m) for m in batch]
+        first_tokens, first_starts = prompts[0][1], prompts[0][2]
+        start = time.perf_counter()
+        evaluated, reused = self._feed(first_tokens[:shared], [s for s in first_starts if s < shared], need_logits=False)
+        prefix_seconds = time.perf_counter() - start
+        results: list[tuple[float, JudgeCall] | None] = [None] * len(batch)
+        groups: list[list[int]] = [[]]
+        for i, (_, tokens, _) in enumerate(prompts):
+            tail = len(tokens) - shared
+            if tail > self._llm.n_batch:  # a tail longer than one batch runs on its own
+                results[i] = self.yes_probability(step, batch[i])
+                continue
+            group = groups[-1]
+            size = sum(len(prompts[j][1]) - shared for j in group)
+            if group and (len(group) == PARALLEL_SEQUENCES or size + tail > self._llm.n_batch or shared + size + tail > self.context_size):
+                groups.append(group := [])
+            group.append(i)
+        first = True
+        for group in (g for g in groups if g):
+            if self._llm.n_tokens != shared:  # a long tail ran alone in between: read the prefix again
+                evaluated_again, _ = self._feed(first_tokens[:shared], [s for s in first_starts if s < shared], need_logits=False)
+                evaluated += evaluated_again
+            start = time.perf_counter()
+            rows = self._parallel_tails(shared, [prompts[i][1][shared:] for i in group])
+            seconds = time.perf_counter() - start
+            total = sum(len(prompts[i][1]) - shared for i in group)
+            for i, row in zip(group, rows):
+                tail = len(prompts[i][1]) - shared
+                p = self._p_yes(row)
+                share = seconds * tail / total + (prefix_seconds if first else 0.0)
+                prompt_tokens = tail + (evaluated if first else 0)
+                reused_tokens = (reused if first else shared)
+                results[i] = (p, JudgeCall(step, prompts[i][0], f"p(yes)={p:.4f}", prompt_tokens, reused_tokens, 0, share))
+                first = False
+        return [r for r in results if r is not None]
 
     def generate(self, step: str, messages: Messages, output_type: type[T], max_tokens: int) -> tuple[T, JudgeCall]:
         text, tokens, starts = self._prompt(messages)
@@ -138,11 +207,9 @@ class LlamaCppJudge:
         start = time.perf_counter()
         evaluated, reused = self._feed(tokens, starts)
         out: list[int] = []
+        logits = self._last_logits().copy()
         while True:
-            logits = constraint.mask(self._last_logits().copy())
-            token = int(np.argmax(logits))
-            if not np.isfinite(logits[token]):
-                raise JudgeError(f"{step}: the grammar allows no token after {self._decode(out)!r}")
+            token = self._greedy(step, constraint, logits, out)
             if token == self._eos:
                 break
             if len(out) == max_tokens:
@@ -152,7 +219,26 @@ class LlamaCppJudge:
                 )
             out.append(token)
             constraint.advance(token)
-            self._eval([token])
+            draft = _lookup_draft(tokens + out, DRAFT_NGRAM, min(DRAFT_TOKENS, max_tokens - len(out))) if self.draft else []
+            if not draft:
+                self._eval([token])
+                logits = self._last_logits().copy()
+                continue
+            # Rows[j] holds the logits after [token, *draft][j]: a draft token is kept while it is the greedy choice.
+            before = self._llm.n_tokens
+            rows = self._eval_rows([token, *draft])
+            self._drafted += len(draft)
+            kept = 0
+            for guess, row in zip(draft, rows):
+                choice = self._greedy(step, constraint, row, out)
+                if choice != guess or choice == self._eos:
+                    break
+                out.append(guess)
+                constraint.advance(guess)
+                kept += 1
+            self._accepted += kept
+            self._rewind(before + 1 + kept)
+            logits = rows[kept]
         output = self._decode(out)
         seconds = time.perf_counter() - start
         try:
@@ -176,6 +262,21 @@ class LlamaCppJudge:
     def engine_seconds(self) -> float:
         """Seconds spent inside llama.cpp's decode by this judge's calls since it was loaded."""
         return self._engine_seconds
+
+    def forget_prefixes(self) -> None:
+        """Drop the live KV cache and the copied prefixes, so the next call reads its prompt afresh."""
+        self._snapshots = _Snapshots(SNAPSHOT_BUDGET_BYTES)
+        self._llm.n_tokens = 0
+
+    @property
+    def draft_counts(self) -> tuple[int, int]:
+        """Tokens drafted by prompt lookup and tokens of those kept, since the judge was loaded."""
+        return self._drafted, self._accepted
+
+    @property
+    def build(self) -> str:
+        """The instruction sets this llama.cpp build uses, e.g. "AVX2 AVX512 AVX512_VNNI"."""
+        return engine_build().split(", ", 1)[1]
 
     def bare_rates(self, text: str, generated: int = 32) -> tuple[float, float]:
         """Prompt and generation tokens/s of the bare engine on ``text`` (no template, no grammar).
@@ -227,6 +328,93 @@ class LlamaCppJudge:
         self._llm.eval(tokens)
         self._engine_seconds += time.perf_counter() - start
 
+    def _eval_rows(self, tokens: list[int]) -> np.ndarray:
+        """Evaluate ``tokens`` (at most one batch) after the live cache; the logits after each, one row per token."""
+        llm = self._llm
+        start = time.perf_counter()
+        llm._ctx.kv_cache_seq_rm(0, llm.n_tokens, -1)
+        llm._batch.set_batch(batch=tokens, n_past=llm.n_tokens, logits_all=True)
+        llm._ctx.decode(llm._batch)
+        llm.input_ids[llm.n_tokens : llm.n_tokens + len(tokens)] = tokens
+        llm.n_tokens += len(tokens)
+        rows = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(len(tokens), self._n_vocab)).copy()
+        self._engine_seconds += time.perf_counter() - start
+        return rows
+
+    def _rewind(self, n_tokens: int) -> None:
+        """Forget the live cache past ``n_tokens`` (draft tokens that were not kept)."""
+        self._llm._ctx.kv_cache_seq_rm(0, n_tokens, -1)
+        self._llm.n_tokens = n_tokens
+
+    def _greedy(self, step: str, constraint: Any, logits: np.ndarray, out: list[int]) -> int:
+        masked = constraint.mask(logits.copy())
+        token = int(np.argmax(masked))
+        if not np.isfinite(masked[token]):
+            raise JudgeError(f"{step}: the grammar allows no token after {self._decode(out)!r}")
+        return token
+
+    def _p_yes(self, logits: np.ndarray) -> float:
+        logits = logits.astype(np.float64)
+        yes, no = logits[self._yes], logits[self._no]
+        top = max(yes.max(), no.max())
+        p_yes, p_no = np.exp(yes - top).sum(), np.exp(no - top).sum()
+        return float(p_yes / (p_yes + p_no))
+
+    def _allow_sequences(self, n: int) -> None:
+        """Rebuild the context to hold ``n`` sequences in one KV cache of the full size (llama-cpp-python
+        offers no argument for it; split per sequence, each would get only n_ctx / n cells)."""
+        from llama_cpp._internals import LlamaContext
+
+        llm = self._llm
+        params = llm.context_params
+        params.n_seq_max = n
+        params.kv_unified = True
+        old = llm._ctx
+        try:
+            llm._ctx = LlamaContext(model=llm._model, params=params, verbose=False)
+        except ValueError as e:
+            raise ModelError(f"llama.cpp could not make a context of {n} sequences: {e}") from None
+        old.close()
+
+    def _shared_boundary(self, prompts: list[tuple[str, list[int], list[int]]]) -> int:
+        """The last segment start that every prompt has, at the same token offset, with the same tokens before
+        it, and before each prompt's last token; 0 if none."""
+        tokens0, starts0 = prompts[0][1], prompts[0][2]
+        common = min(_common_prefix(tokens0, tokens) for _, tokens, _ in prompts[1:])
+        shared = [s for s in starts0 if s <= common and all(s in starts and s < len(tokens) for _, tokens, starts in prompts)]
+        return max(shared, default=0)
+
+    def _parallel_tails(self, shared: int, tails: list[list[int]]) -> list[np.ndarray]:
+        """Evaluate each tail after the live cache's first ``shared`` tokens as its own sequence, all in one batch;
+        the logits after each tail. The live cache (sequence 0) is left holding the shared prefix."""
+        import llama_cpp
+
+        llm = self._llm
+        memory = llm._ctx.memory
+        batch = llm._batch.batch
+        start = time.perf_counter()
+        outputs = []
+        k = 0
+        try:
+            for seq, tail in enumerate(tails, start=1):
+                llama_cpp.llama_memory_seq_cp(memory, 0, seq, 0, shared)
+                for offset, token in enumerate(tail):
+                    batch.token[k] = token
+                    batch.pos[k] = shared + offset
+                    batch.n_seq_id[k] = 1
+                    batch.seq_id[k][0] = seq
+                    batch.logits[k] = offset == len(tail) - 1
+                    k += 1
+                outputs.append(k - 1)
+            batch.n_tokens = k
+            llm._ctx.decode(llm._batch)
+            rows = [np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm.ctx, i), shape=(self._n_vocab,)).copy() for i in outputs]
+        finally:
+            for seq in range(1, len(tails) + 1):
+                llama_cpp.llama_memory_seq_rm(memory, seq, -1, -1)
+            self._engine_seconds += time.perf_counter() - start
+        return rows
+
     def _prompt(self, messages: Messages) -> tuple[str, list[int], list[int]]:
         """The templated prompt text, its tokens, and the token offsets where its segments start.
 
@@ -254,7 +442,7 @@ class LlamaCppJudge:
                 f"but the judge's context holds {self.context_size:,} tokens"
             )
 
-    def _feed(self, tokens: list[int], starts: list[int]) -> tuple[int, int]:
+    def _feed(self, tokens: list[int], starts: list[int], need_logits: bool = True) -> tuple[int, int]:
         """Evaluate ``tokens``, reusing cached KV entries; returns (evaluated, reused).
 
         Reuse stops at the last segment start inside the common prefix, and each
@@ -268,9 +456,9 @@ class LlamaCppJudge:
         llm = self._llm
         bounds = [0, *starts, len(tokens)]
 
-        def reusable(cached: Any) -> int:  # the last segment always runs: we need its logits
+        def reusable(cached: Any) -> int:  # the last segment runs when its logits are needed
             common = _common_prefix(cached, tokens)
-            return max(b for b in bounds[:-1] if b <= common)
+            return max(b for b in (bounds[:-1] if need_logits else bounds) if b <= common)
 
         live = list(llm.input_ids[: llm.n_tokens])
         reused = reusable(live)
@@ -334,6 +522,22 @@ class LlamaCppJudge:
         return sorted(ids)
 
 
+def _lookup_draft(tokens: list[int], ngram: int, limit: int) -> list[int]:
+    """Prompt-lookup draft: the tokens that followed the latest earlier occurrence of the last ``ngram``
+    tokens (trying shorter n-grams down to 2), at most ``limit`` of them."""
+    if limit <= 0:
+        return []
+    n_all = len(tokens)
+    for n in range(ngram, 1, -1):
+        if n_all <= n:
+            continue
+        tail = tokens[-n:]
+        for i in range(n_all - n - 1, -1, -1):
+            if tokens[i : i + n] == tail:
+                return tokens[i + n : min(i + n + limit, n_all)]
+    return []
+
+
 def _common_prefix(a: Any, b: list[int]) -> int:
     n = 0
     for x, y in zip(a, b):
@@ -381,6 +585,17 @@ class _Snapshots:
             return None
         self._items.move_to_end(key)
         return self._items[key], top
+
+
+@lru_cache(maxsize=1)
+def engine_build() -> str:
+    """llama-cpp-python's version and the instruction sets its llama.cpp was built for (its system info)."""
+    import llama_cpp
+
+    info = llama_cpp.llama_print_system_info().decode("utf-8", errors="replace")
+    features = re.findall(r"\b([A-Z][A-Z0-9_]+) = 1\b", info)
+    wanted = [f for f in features if f.startswith(("AVX", "AMX", "F16C", "FMA", "BMI", "SSE", "NEON", "SVE"))]
+    return f"llama-cpp-python {llama_cpp.__version__}, {' '.join(dict.fromkeys(wanted)) or 'no SIMD'}"
 
 
 @lru_cache(maxsize=4)

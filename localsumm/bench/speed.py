@@ -12,6 +12,18 @@ generation rates on the same GGUF give two references:
 - the *token floor*: the prompt tokens localsumm actually evaluated and the
   tokens it generated, at the same rates (how well each token is spent).
 
+Where a source has a second summary in the data, it is timed right after the
+first (*later summary*: the questions are shared, the source comes back from
+the KV prefix kept in memory).
+
+The engine's levers, each as a ratio in the same run: the same items again with
+one lever off (verdicts one call each instead of side by side; generation one
+token per pass instead of prompt-lookup drafts), from an empty KV cache each
+time, with the largest difference any verdict probability shows between the
+runs. The build in use (its instruction sets) and its bare rates are printed;
+the build itself is a lever of set-up, not of the process
+(``benchmarks/experiments/build_rates.py`` sets builds side by side).
+
 Constrained against unconstrained generation: the claims prompt of the first
 item, generated with our grammar (outlines-core's automaton, numpy mask), then
 the same number of tokens greedily without it, then with llama.cpp's native
@@ -49,6 +61,18 @@ class EvaluationCost:
     source_tokens: int
     summary_tokens: int
     per_step_seconds: dict[str, float] = field(default_factory=dict)
+    later_seconds: float | None = None
+    """A second summary of the same source, scored right after (None: the data has none)."""
+
+
+@dataclass
+class Lever:
+    name: str
+    seconds_off: list[float]
+    """Per item, seconds with this lever off (in the order of ``SpeedReport.items``)."""
+    later_off: list[float | None]
+    largest_difference: float
+    """The largest difference of any verdict probability between the run with the lever and without."""
 
 
 @dataclass
@@ -62,6 +86,10 @@ class SpeedReport:
     constrained_seconds_per_token: float
     unconstrained_seconds_per_token: float
     native_grammar_seconds_per_token: float
+    build: str = ""
+    levers: list[Lever] = field(default_factory=list)
+    drafted_tokens: int = 0
+    kept_draft_tokens: int = 0
 
     def floor(self, c: EvaluationCost) -> float:
         return (c.source_tokens + 2 * c.summary_tokens) / self.prompt_rate + c.completion_tokens / self.generation_rate
@@ -72,8 +100,10 @@ class SpeedReport:
     def summary(self) -> dict[str, Any]:
         secs = [c.seconds for c in self.items]
         median = lambda xs: round(statistics.median(xs), 2)
+        later = [c.later_seconds for c in self.items if c.later_seconds is not None]
         return {
             "model": self.model,
+            "build": self.build,
             "threads": self.threads,
             "items": len(self.items),
             "load_seconds": round(self.load_seconds, 2),
@@ -93,20 +123,35 @@ class SpeedReport:
             "constrained_ms_per_token": round(1000 * self.constrained_seconds_per_token, 1),
             "unconstrained_ms_per_token": round(1000 * self.unconstrained_seconds_per_token, 1),
             "native_grammar_ms_per_token": round(1000 * self.native_grammar_seconds_per_token, 1),
+            "median_later_seconds": median(later) if later else None,
+            "draft_tokens_kept": f"{self.kept_draft_tokens}/{self.drafted_tokens}",
+            "levers": {lever.name: self.lever_summary(lever) for lever in self.levers},
+        }
+
+    def lever_summary(self, lever: Lever) -> dict[str, Any]:
+        """Median of per-item ratios: seconds without the lever / with it (above 1: the lever saves time)."""
+        first = [off / c.seconds for off, c in zip(lever.seconds_off, self.items)]
+        later = [off / c.later_seconds for off, c in zip(lever.later_off, self.items) if off is not None and c.later_seconds]
+        return {
+            "median_ratio_first": round(statistics.median(first), 2),
+            "median_ratio_later": round(statistics.median(later), 2) if later else None,
+            "largest_probability_difference": round(lever.largest_difference, 4),
         }
 
     def markdown(self) -> str:
         s = self.summary()
         lines = [
-            f"judge {s['model']}, {s['threads']} threads; load and verify {s['load_seconds']} s (once per process)",
+            f"judge {s['model']}, {s['threads']} threads, llama.cpp build {s['build'] or 'unknown'}; "
+            f"load and verify {s['load_seconds']} s (once per process)",
             "",
-            "| item | seconds | calls | prompt tokens evaluated / reused | generated | in llama.cpp | engine floor | ratio |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| item | seconds | calls | prompt tokens evaluated / reused | generated | in llama.cpp | engine floor | ratio | later summary (s) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for c in self.items:
+            later = "–" if c.later_seconds is None else f"{c.later_seconds:.1f}"
             lines.append(
                 f"| {c.id} | {c.seconds:.1f} | {c.calls} | {c.prompt_tokens} / {c.reused_prompt_tokens} | {c.completion_tokens} "
-                f"| {c.engine_seconds / c.seconds:.0%} | {self.floor(c):.1f} | {c.seconds / self.floor(c):.2f} |"
+                f"| {c.engine_seconds / c.seconds:.0%} | {self.floor(c):.1f} | {c.seconds / self.floor(c):.2f} | {later} |"
             )
         lines += [
             "",
@@ -118,7 +163,19 @@ class SpeedReport:
             f"/ token floor (the tokens actually evaluated) = {s['median_ratio_to_token_floor']}",
             f"generation: {s['constrained_ms_per_token']} ms per token with the grammar, "
             f"{s['unconstrained_ms_per_token']} ms without, {s['native_grammar_ms_per_token']} ms with llama.cpp's native grammar",
+            f"later summary of the same source: median {s['median_later_seconds']} s" if s["median_later_seconds"] is not None
+            else "later summary: the data has no second summary of these sources",
+            f"prompt-lookup drafts kept: {s['draft_tokens_kept']} tokens",
         ]
+        if self.levers:
+            lines += [
+                "",
+                "| lever (ratio = seconds without it / with it, median per item) | new source | later summary | largest verdict difference |",
+                "|---|---:|---:|---:|",
+            ]
+            for name, figures in s["levers"].items():
+                later = "–" if figures["median_ratio_later"] is None else f"{figures['median_ratio_later']:.2f}"
+                lines.append(f"| {name} | {figures['median_ratio_first']:.2f} | {later} | {figures['largest_probability_difference']:.4f} |")
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> str:
@@ -139,10 +196,81 @@ def first_item_per_source(path: Path, n: int) -> list[dict[str, Any]]:
     return items
 
 
+def later_items(path: Path, firsts: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
+    """For each of ``firsts``, the next summary of the same source in the file, or None."""
+    def doc(item: dict[str, Any]) -> str:
+        return (item.get("meta") or {}).get("doc_id") or item["source"]
+
+    wanted = {doc(item): item["id"] for item in firsts}
+    found: dict[str, dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        key = doc(item)
+        if key in wanted and item["id"] != wanted[key] and key not in found:
+            found[key] = item
+    return [found.get(doc(item)) for item in firsts]
+
+
+def _time_items(
+    model: str | None, options: Options, chosen: list[dict[str, Any]], later: list[dict[str, Any] | None]
+) -> tuple[list[EvaluationCost], list[list[float]]]:
+    """Each first summary and then its later one, from a KV cache that holds nothing; the costs and,
+    per item, every verdict probability (first summary, then later)."""
+    scorer = create_summarization_scorer(model, options=options)  # a fresh question memo; the judge is shared
+    judge = scorer.judge
+    judge.forget_prefixes()
+    costs, probabilities = [], []
+    for item, second in zip(chosen, later):
+        engine = judge.engine_seconds
+        t = time.perf_counter()
+        result = scorer.run(input=item["source"], output=item["summary"])
+        seconds = time.perf_counter() - t
+        engine_seconds = judge.engine_seconds - engine
+        ps = _verdict_probabilities(result)
+        later_seconds = None
+        if second is not None:
+            t = time.perf_counter()
+            ps += _verdict_probabilities(scorer.run(input=second["source"], output=second["summary"]))
+            later_seconds = time.perf_counter() - t
+        steps = result.provenance.steps
+        costs.append(EvaluationCost(
+            id=item["id"], seconds=seconds, calls=sum(s.calls for s in steps),
+            prompt_tokens=sum(s.prompt_tokens for s in steps),
+            reused_prompt_tokens=sum(s.reused_prompt_tokens for s in steps),
+            completion_tokens=sum(s.completion_tokens for s in steps), engine_seconds=engine_seconds,
+            source_tokens=judge.count_tokens(item["source"]), summary_tokens=judge.count_tokens(item["summary"]),
+            per_step_seconds={s.step: round(s.seconds, 2) for s in steps}, later_seconds=later_seconds,
+        ))
+        probabilities.append(ps)
+    return costs, probabilities
+
+
+def _verdict_probabilities(result: Any) -> list[float]:
+    return [v.probability or 0.0 for v in result.preprocess_step_result.alignment] + [
+        v.probability or 0.0 for v in result.analyze_step_result.coverage
+    ]
+
+
+def _largest_difference(a: list[list[float]], b: list[list[float]]) -> float:
+    """The largest difference between paired verdicts; 1.0 where the runs asked different questions."""
+    worst = 0.0
+    for x, y in zip(a, b):
+        if len(x) != len(y):
+            return 1.0
+        worst = max([worst, *(abs(p - q) for p, q in zip(x, y))])
+    return worst
+
+
+# The judge's switches for its two in-process levers (``LlamaCppJudge.parallel`` and ``.draft``).
+LEVERS = {"verdicts side by side in one batch": "parallel", "prompt-lookup drafts in generation": "draft"}
+
+
 def run_speed(
-    data: Path, *, model: str | None = None, items: int = 5, options: Options | None = None, **settings: object
+    data: Path, *, model: str | None = None, items: int = 5, options: Options | None = None, levers: bool = True,
+    **settings: object,
 ) -> SpeedReport:
-    """The first summary of each of the first ``items`` sources, timed; the judge-call cache is never used."""
+    """The first summary of each of the first ``items`` sources (and a later one of each where the data has
+    it), timed; with ``levers``, the same again with each engine lever off. The judge-call cache is never used."""
     options = make_options(options, **settings).replace(cache=False)
     start = time.perf_counter()
     scorer = create_summarization_scorer(model, options=options)
@@ -150,21 +278,20 @@ def run_speed(
     judge = scorer.judge
     if not hasattr(judge, "engine_seconds"):
         raise ConfigError(f"bench speed measures the llama.cpp judge; {judge.info.name} is not one")
-    costs = []
     chosen = first_item_per_source(data, items)
-    for item in chosen:
-        engine = judge.engine_seconds
-        t = time.perf_counter()
-        result = scorer.run(input=item["source"], output=item["summary"])
-        seconds = time.perf_counter() - t
-        steps = result.provenance.steps
-        costs.append(EvaluationCost(
-            id=item["id"], seconds=seconds, calls=sum(s.calls for s in steps),
-            prompt_tokens=sum(s.prompt_tokens for s in steps),
-            reused_prompt_tokens=sum(s.reused_prompt_tokens for s in steps),
-            completion_tokens=sum(s.completion_tokens for s in steps), engine_seconds=judge.engine_seconds - engine,
-            source_tokens=judge.count_tokens(item["source"]), summary_tokens=judge.count_tokens(item["summary"]),
-            per_step_seconds={s.step: round(s.seconds, 2) for s in steps},
+    later = later_items(data, chosen)
+    drafted, kept = judge.draft_counts
+    costs, probabilities = _time_items(model, options, chosen, later)
+    drafted, kept = judge.draft_counts[0] - drafted, judge.draft_counts[1] - kept
+    measured = []
+    for name, switch in (LEVERS.items() if levers else ()):
+        setattr(judge, switch, False)
+        try:
+            off, off_probabilities = _time_items(model, options, chosen, later)
+        finally:
+            setattr(judge, switch, True)
+        measured.append(Lever(
+            name, [c.seconds for c in off], [c.later_seconds for c in off], _largest_difference(probabilities, off_probabilities)
         ))
     summary = chosen[0]["summary"]
     bound = claims_bound(summary)
@@ -176,5 +303,6 @@ def run_speed(
         model=judge.info.name, threads=getattr(judge, "n_threads", 0), load_seconds=load,
         prompt_rate=prompt_rate, generation_rate=generation_rate, items=costs,
         constrained_seconds_per_token=constrained, unconstrained_seconds_per_token=unconstrained,
-        native_grammar_seconds_per_token=native,
+        native_grammar_seconds_per_token=native, build=judge.build, levers=measured,
+        drafted_tokens=drafted, kept_draft_tokens=kept,
     )

@@ -6,7 +6,7 @@ the source, so the judge cannot answer from what it read there.
 
 from __future__ import annotations
 
-from ..protocol import Judge
+from ..protocol import Judge, yes_probabilities
 from ..text import sentences
 from . import prompts
 from .reason import verdict_reason
@@ -19,8 +19,9 @@ def analyze(judge: Judge, summary: str, questions: list[str], log: StepLog) -> l
     threshold = judge.info.thresholds.coverage
     candidates = sentences(summary)
     verdicts = []
-    for question in questions:
-        p, call = judge.yes_probability("coverage", prompts.coverage_messages(summary, question))
+    # The prompts share the summary: the judge may read it once and ask the questions side by side.
+    answers = yes_probabilities(judge, "coverage", [prompts.coverage_messages(summary, q) for q in questions])
+    for question, (p, call) in zip(questions, answers):
         log.add(call)
         reason = verdict_reason(p, threshold, "summary", question, candidates)
         verdicts.append(CoverageVerdict(question=question, answered=p >= threshold, reason=reason, probability=round(p, 4)))

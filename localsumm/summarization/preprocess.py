@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..config.options import Options
-from ..protocol import Judge
+from ..protocol import Judge, yes_probabilities
 from ..text import sentences
 from . import prompts
 from .literals import unmatched_literals
@@ -123,9 +123,12 @@ def judge_source(
     for i, window in enumerate(windows):
         if counts and counts[i]:
             questions += generate_questions(judge, window.text, counts[i], log, memo)
-        for claim in claims:
-            if not any(p >= judge.info.thresholds.alignment for p in probabilities[claim]):
-                probabilities[claim].append(judge_claim(judge, window.text, claim, log))
+        open_claims = [c for c in claims if not any(p >= judge.info.thresholds.alignment for p in probabilities[c])]
+        # The prompts share the window: the judge may read it once and judge the claims side by side.
+        answers = yes_probabilities(judge, "alignment", [prompts.claim_verdict_messages(window.text, c) for c in open_claims])
+        for claim, (p, call) in zip(open_claims, answers):
+            log.add(call)
+            probabilities[claim].append(p)
     return probabilities, unique(questions)
 
 

@@ -82,6 +82,9 @@ class Provenance(_Model):
     model: str
     model_path: str | None
     model_sha256: str | None
+    engine: str | None = None
+    """The engine and its build (e.g. "llama-cpp-python 0.3.36, AVX2 AVX512 ..."): kernels differ by
+    instruction set in the last bits, which can move a verdict probability."""
     prompt_version: str
     seed: int
     thresholds: dict[str, float]

@@ -157,6 +157,7 @@ class SummarizationScorer:
                 model=info.name,
                 model_path=info.path,
                 model_sha256=info.sha256,
+                engine=info.engine,
                 prompt_version=prompts.PROMPT_VERSION,
                 seed=info.seed,
                 thresholds={"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
