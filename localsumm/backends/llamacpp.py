@@ -65,9 +65,10 @@ SNAPSHOT_BUDGET_BYTES = 160 * 2**20
 PARALLEL_SEQUENCES = 16
 # Prompt-lookup decoding: match the last DRAFT_NGRAM tokens (down to 2) earlier in the text and draft
 # up to DRAFT_TOKENS of what followed. Generation is memory-bound here, so a batch of a few tokens
-# costs about one.
-DRAFT_NGRAM = 3
-DRAFT_TOKENS = 8
+# costs about one. Of (3, 8), (3, 4), (4, 6), (2, 3), on the questions of 3 SummEval dev sources,
+# (2, 3) was fastest: 15.3 s against 24.0 s undrafted, 20.1 s for (3, 8) (benchmarks/RESULTS.md).
+DRAFT_NGRAM = 2
+DRAFT_TOKENS = 3
 
 
 class LlamaCppJudge:
