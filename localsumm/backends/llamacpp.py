@@ -21,7 +21,9 @@ Design points (measured facts are in the engineering notes):
   the tokens that followed the latest occurrence of the last few tokens, in
   the prompt or the answer so far, are drafted and checked in one batch; a
   draft token is kept only where the grammar-masked greedy choice is that
-  token, so decoding stays greedy and every token passes the grammar.
+  token, so decoding stays greedy and every token passes the grammar. Batched
+  logits differ from one-token ones in the last bits, so a near tie can go the
+  other way: the answer is deterministic, not the undrafted one token for token.
 - The coverage step shares no prefix with the source steps (different system
   text), so its KV cache never holds a source token: a separate context.
 - Before a call overwrites a long evaluated prefix, its KV entries are copied
@@ -65,7 +67,7 @@ SNAPSHOT_BUDGET_BYTES = 160 * 2**20
 PARALLEL_SEQUENCES = 16
 # Prompt-lookup decoding: match the last DRAFT_NGRAM tokens (down to 2) earlier in the text and draft
 # up to DRAFT_TOKENS of what followed. Generation is memory-bound here, so a batch of a few tokens
-# costs about one. Of (3, 8), (3, 4), (4, 6), (2, 3), on the questions of 3 SummEval dev sources,
+# costs little more than one. Of (3, 8), (3, 4), (4, 6), (2, 3), on the questions of 3 SummEval dev sources,
 # (2, 3) was fastest: 15.3 s against 24.0 s undrafted, 20.1 s for (3, 8) (benchmarks/RESULTS.md).
 DRAFT_NGRAM = 2
 DRAFT_TOKENS = 3
@@ -157,8 +159,9 @@ class LlamaCppJudge:
         """:meth:`yes_probability` for each prompt of ``batch``; prompts that share their leading segments
         are evaluated together: the shared prefix once, the tails as parallel sequences of one batch.
 
-        The probabilities equal one-by-one calls' within float rounding (the tails' batch differs);
-        the same batch always gives the same values.
+        The probabilities differ from one-by-one calls' by up to a few hundredths: the tails' batch
+        changes the kernels' summation order, and the activations' 8-bit quantisation magnifies it.
+        The same batch always gives the same values.
         """
         prompts = [self._prompt(m) for m in batch]
         for _, tokens, _ in prompts:
