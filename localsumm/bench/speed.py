@@ -182,12 +182,16 @@ class SpeedReport:
         return json.dumps({**self.summary(), "rows": [asdict(c) for c in self.items]})
 
 
+def _doc(item: dict[str, Any]) -> str:
+    return (item.get("meta") or {}).get("doc_id") or item["source"]
+
+
 def first_item_per_source(path: Path, n: int) -> list[dict[str, Any]]:
     seen: set[str] = set()
     items = []
     for line in path.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
-        doc = (item.get("meta") or {}).get("doc_id") or item["source"]
+        doc = _doc(item)
         if doc not in seen:
             seen.add(doc)
             items.append(item)
@@ -198,17 +202,14 @@ def first_item_per_source(path: Path, n: int) -> list[dict[str, Any]]:
 
 def later_items(path: Path, firsts: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
     """For each of ``firsts``, the next summary of the same source in the file, or None."""
-    def doc(item: dict[str, Any]) -> str:
-        return (item.get("meta") or {}).get("doc_id") or item["source"]
-
-    wanted = {doc(item): item["id"] for item in firsts}
+    wanted = {_doc(item): item["id"] for item in firsts}
     found: dict[str, dict[str, Any]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
-        key = doc(item)
+        key = _doc(item)
         if key in wanted and item["id"] != wanted[key] and key not in found:
             found[key] = item
-    return [found.get(doc(item)) for item in firsts]
+    return [found.get(_doc(item)) for item in firsts]
 
 
 def _time_items(
