@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +19,8 @@ from localsumm.summarization.schemas import ClaimList, question_list
 from localsumm.text import sentences
 
 from .conftest import SMALL, SOURCE, SUMMARY
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def without_costs(result) -> dict:
@@ -378,3 +382,26 @@ def test_prompt_lookup_decoding_gives_the_greedy_answer_token_for_token(small_ju
 
 def test_the_engine_reports_its_build(small_judge):
     assert "AVX2" in small_judge.build or "NEON" in small_judge.build
+
+
+@pytest.mark.default_judge
+def test_a_chinese_summary_is_judged_sentence_by_sentence_with_chinese_questions(default_judge):
+    source = (EXAMPLES / "zh" / "source.txt").read_text(encoding="utf-8")
+    summary = (EXAMPLES / "zh" / "summary.txt").read_text(encoding="utf-8")
+    scorer = create_summarization_scorer(default_judge)
+    result = scorer.run(input=source, output=summary)
+    assert result.provenance.language == "zh"
+    alignment = result.preprocess_step_result.alignment
+    assert [v.claim for v in alignment] == sentences(summary) and len(alignment) == 3
+    questions = result.preprocess_step_result.questions
+    assert questions and all(re.search(r"[\u4e00-\u9fff]", q) and q.endswith(("吗？", "？")) for q in questions)
+    # The invented sale is the claim at fault, quoted in the reason, its invented price named.
+    sale = alignment[-1]
+    assert not sale.supported and "8亿" in sale.unmatched and f'"{sale.claim}"' in result.reason
+    assert alignment[1].supported
+
+    # One number changed in one sentence: that sentence, and only that number, is named.
+    changed = scorer.run(input=source, output=summary.replace("500名员工", "800名员工"))
+    first = changed.preprocess_step_result.alignment[0]
+    assert not first.supported and first.unmatched == ["800"] and '"800"' in first.reason
+    assert f'"{first.claim}"' in changed.reason

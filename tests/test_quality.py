@@ -95,3 +95,26 @@ def test_agreement_of_two_judges_on_the_same_claims_and_questions(tmp_path):
     assert (agreement.items, agreement.claims, agreement.questions) == (2, 4, 4)
     assert agreement.kappa_claims == pytest.approx(1.0)
     assert agreement.kappa_questions == pytest.approx(-1.0)
+
+
+def test_the_chinese_set_is_what_its_rules_derive_and_each_edit_changes_one_sentence():
+    import importlib.util
+    from pathlib import Path
+
+    from localsumm.text import sentences
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("derive_zhnews", root / "benchmarks/data/zhnews/derive.py")
+    derive = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(derive)
+    text = derive.derive()
+    assert (root / "benchmarks/data/zhnews.jsonl").read_text(encoding="utf-8") == text
+    rows = [json.loads(line) for line in text.splitlines()]
+    originals = {r["meta"]["doc_id"]: r for r in rows if r["meta"]["edit"] == "original"}
+    assert len(originals) >= 20 and all(r["label_alignment"] == 1.0 for r in originals.values())
+    for row in rows:
+        if row["meta"]["edit"] == "original":
+            continue
+        before, after = sentences(originals[row["meta"]["doc_id"]]["summary"], "zh"), sentences(row["summary"], "zh")
+        assert row["label_alignment"] == 0.0 and len(before) == len(after)
+        assert [i for i, (a, b) in enumerate(zip(before, after)) if a != b] == [row["meta"]["changed_sentence"]]

@@ -21,6 +21,7 @@ from ..config.options import Options, make_options
 from ..protocol import Judge
 from ..runs.evaluate import evaluate_file
 from ..runs.results import ResultLine, read_results
+from ..text import tokens
 from . import metrics
 
 if TYPE_CHECKING:
@@ -62,9 +63,10 @@ class Item:
 
 
 def bigram_overlap(summary: str, source: str) -> float:
-    """Share of the summary's word bigrams found in the source: the lexical baseline for alignment."""
+    """Share of the summary's word bigrams found in the source: the lexical baseline for alignment. A CJK
+    character counts as a word (those scripts have no spaces), so the baselines mean the same there."""
     def bigrams(text: str) -> set[tuple[str, str]]:
-        words = [w for w in text.lower().split() if any(c.isalnum() for c in w)]
+        words = [w for w in tokens(text) if any(c.isalnum() for c in w)]
         return set(zip(words, words[1:]))
 
     mine = bigrams(summary)
@@ -90,7 +92,7 @@ def items_from_results(lines: list[ResultLine]) -> list[Item]:
                 label_alignment=line.label_alignment,
                 label_coverage=line.label_coverage,
                 bigram_overlap=bigram_overlap(summary, source),
-                length=float(len(summary.split())),
+                length=float(len(tokens(summary))),
             )
         )
     return items

@@ -20,17 +20,30 @@ Deliberately literal, with the leniency that faithful summaries need:
   abbreviations and emphasis far more often than swapped names. Nor is a
   word that opens a sentence or a quotation: its capital says nothing, so a
   name there goes unchecked.
+
+By script (``text.numerals``, ``text.chinese``):
+
+- Latin script: numbers in digits, and capitalised names, as above. Number
+  words ("three") are not checked.
+- Chinese: numbers in digits or Chinese numerals, compared by value
+  (二〇二一 = 2021, 五百 = 500, 5亿 = 五亿); a lone 一 and numerals inside
+  other words (统一, 十分) are not checked. Person, place and organisation
+  names, as jieba tags them, must occur in the source character for
+  character (Chinese names do not inflect, so no prefix leniency).
+- Japanese and Korean: numbers only (digits, and kanji numerals for
+  Japanese); names are not checked, for want of a segmenter here.
+- Other scripts without capital letters (Arabic, Hebrew, Thai, ...): numbers
+  in digits only.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..text import sentences
+from ..text import detect_language, number_keys, sentences
+from ..text.chinese import has_han
+from ..text.chinese import names as chinese_names
 
-# A number grouped in thousands ("1,023", tokenised "2 , 000"), else digits with decimals. A group
-# of more than three digits never starts one, so "in 2016, 500 people" stays two numbers.
-_NUMBER = re.compile(r"\d{1,3}(?:\s?,\s?\d{3})+(?!\d)|\d+(?:\.\d+)*")
 _PREFIX = 5
 # Titles are capitalised but name nobody; a summary adds them freely ("Ms Kanwisher").
 _TITLES = frozenset("mr mrs ms miss mx dr prof sir dame st".split())
@@ -46,11 +59,6 @@ _ORDINALS = (
     "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
     "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
 ).split()
-
-
-def _numbers(text: str) -> list[tuple[str, str]]:
-    """Each number as written, and as compared: without its thousands separators."""
-    return [(m.group(), re.sub(r"[\s,]", "", m.group())) for m in _NUMBER.finditer(text)]
 
 
 def _words_for(number: str) -> set[str]:
@@ -76,13 +84,18 @@ def _capitalised_names(claim: str) -> list[str]:
 def unmatched_literals(claim: str, source: str) -> list[str]:
     """The numbers and capitalised names of ``claim`` found nowhere in ``source``, each once, in the order
     they first appear in the claim."""
-    source_numbers = {key for _, key in _numbers(source)}
+    source_numbers = {key for _, keys in number_keys(source) for key in keys}
     source_words = {w.lower() for w in _LETTERS.findall(source)}
     # A short name must match a whole word; a longer one, a word with its first five letters.
     source_keys = {w[:_PREFIX] for w in source_words}
-    unmatched = [shown for shown, key in _numbers(claim) if key not in source_numbers and not _words_for(key) & source_words]
+    unmatched = [
+        shown for shown, keys in number_keys(claim, every_numeral=False)
+        if not keys & source_numbers and not any(_words_for(key) & source_words for key in keys)
+    ]
     for name in _capitalised_names(claim):
         key = name.lower()
         if key not in source_words and (len(key) < _PREFIX or key[:_PREFIX] not in source_keys):
             unmatched.append(name)
+    if has_han(claim) and detect_language(claim) == "zh":
+        unmatched += [name for name in chinese_names(claim) if name not in source]
     return sorted(dict.fromkeys(unmatched), key=claim.find)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..errors import ContextOverflowError
 from ..protocol import Judge
-from ..text import sentences
+from ..text import detect_language, sentences
 from . import prompts
 from .result import SourceWindow
 from .schemas import MAX_CLAIMS
@@ -38,6 +38,8 @@ class Plan:
     """The source whole (one window) or cut to fit the judge's context."""
     questions_per_window: list[int]
     """How many questions each window asks (max_questions in all)."""
+    language: str = "en"
+    """The summary's language (ISO 639-1), that of its claims and of the questions it is asked."""
 
     @property
     def layout(self) -> list[SourceWindow] | None:
@@ -50,10 +52,15 @@ class Plan:
         ]
 
 
-def plan_evaluation(source: str, judge: Judge, max_questions: int) -> Plan:
+def plan_evaluation(source: str, summary: str, judge: Judge, max_questions: int) -> Plan:
     windows = source_windows(source, judge, max_questions)
     counts = [max_questions] if len(windows) == 1 else share_questions(windows, max_questions)
-    return Plan(windows, counts)
+    return Plan(windows, counts, evaluation_language(summary, source))
+
+
+def evaluation_language(summary: str, source: str) -> str:
+    """The summary's language; the source's where the summary is too short to tell (else English)."""
+    return detect_language(summary, default=detect_language(source))
 
 
 def source_windows(source: str, judge: Judge, max_questions: int) -> list[Window]:

@@ -46,18 +46,18 @@ class QuestionSets:
         self._sets: OrderedDict[str, list[str]] = OrderedDict()
 
     @staticmethod
-    def key(source: str, n: int) -> str:
-        return hashlib.sha256(f"{n}\x00{source}".encode("utf-8")).hexdigest()
+    def key(source: str, n: int, language: str = "en") -> str:
+        return hashlib.sha256(f"{n}\x00{language}\x00{source}".encode("utf-8")).hexdigest()
 
-    def get(self, source: str, n: int) -> list[str] | None:
-        key = self.key(source, n)
+    def get(self, source: str, n: int, language: str = "en") -> list[str] | None:
+        key = self.key(source, n, language)
         if key not in self._sets:
             return None
         self._sets.move_to_end(key)
         return list(self._sets[key])
 
-    def put(self, source: str, n: int, questions: list[str]) -> None:
-        self._sets[self.key(source, n)] = list(questions)
+    def put(self, source: str, n: int, questions: list[str], language: str = "en") -> None:
+        self._sets[self.key(source, n, language)] = list(questions)
         if len(self._sets) > self.kept:
             self._sets.popitem(last=False)
 
@@ -65,42 +65,50 @@ class QuestionSets:
 def preprocess(
     judge: Judge, summary: str, source: str, plan: Plan, options: Options, log: StepLog, memo: QuestionSets
 ) -> Preprocessed:
-    claims = unique(sentences(summary)) if options.claims == "sentences" else extract_claims(judge, summary, log)
-    probabilities, questions = judge_source(judge, plan.windows, claims, log, plan.questions_per_window, memo)
+    """``plan.language`` is the summary's: its claims, and the questions it is asked, are written in it."""
+    language = plan.language
+    claims = (
+        unique(sentences(summary, language)) if options.claims == "sentences" else extract_claims(judge, summary, log, language)
+    )
+    probabilities, questions = judge_source(judge, plan.windows, claims, log, plan.questions_per_window, memo, language)
     return Preprocessed(alignment_verdicts(judge, probabilities, plan.windows, source, options.check_literals), questions)
 
 
-def extract_claims(judge: Judge, summary: str, log: StepLog) -> list[str]:
+def extract_claims(judge: Judge, summary: str, log: StepLog, language: str = "en") -> list[str]:
     """The atomic claims the judge lists from the summary, in the summary context (SPEC §2)."""
     bound = claims_bound(summary)
     value, call = judge.generate(
-        "claims", prompts.claims_messages(summary), claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound)
+        "claims", prompts.claims_messages(summary, language), claim_list(bound),
+        claims_token_budget(judge.count_tokens(summary), bound),
     )
     log.add(call)
     return unique(value.claims)  # type: ignore[attr-defined]
 
 
-def generate_questions(judge: Judge, source: str, n: int, log: StepLog, memo: QuestionSets | None = None) -> list[str]:
-    """Up to ``n`` yes/no questions the source answers "yes": passage by passage when it has several."""
+def generate_questions(
+    judge: Judge, source: str, n: int, log: StepLog, memo: QuestionSets | None = None, language: str = "en"
+) -> list[str]:
+    """Up to ``n`` yes/no questions, written in ``language``, that the source answers "yes": passage by
+    passage when it has several."""
     if memo is not None:
-        known = memo.get(source, n)
+        known = memo.get(source, n, language)
         if known is not None:
             log.shared.add("questions")
             return known
     parts = question_passages(source, n, judge.count_tokens, judge.context_size)
     if len(parts) == 1:
-        asks = [(prompts.questions_messages(source, n), n)]
+        asks = [(prompts.questions_messages(source, n, language), n)]
     else:
         per = QUESTIONS_PER_PASSAGE
-        asks = [(prompts.passage_questions_messages(source, passage, per), per) for passage in parts]
+        asks = [(prompts.passage_questions_messages(source, passage, per, language), per) for passage in parts]
     found: list[str] = []
     for messages, k in asks:
-        value, call = judge.generate("questions", messages, question_list(k), questions_token_budget(k))
+        value, call = judge.generate("questions", messages, question_list(k, language), questions_token_budget(k))
         log.add(call)
         found += value.questions  # type: ignore[attr-defined]
     questions = unique(found)
     if memo is not None:
-        memo.put(source, n, questions)
+        memo.put(source, n, questions, language)
     return questions
 
 
@@ -113,7 +121,7 @@ def judge_claim(judge: Judge, source: str, claim: str, log: StepLog) -> float:
 
 def judge_source(
     judge: Judge, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None,
-    memo: QuestionSets | None = None,
+    memo: QuestionSets | None = None, language: str = "en",
 ) -> tuple[dict[str, list[float]], list[str]]:
     """Claim probabilities per window and (when ``counts`` gives how many per window) questions, window by
     window, so each window's questions and verdicts share its prefix in the KV cache. A claim supported
@@ -122,7 +130,7 @@ def judge_source(
     probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
     for i, window in enumerate(windows):
         if counts and counts[i]:
-            questions += generate_questions(judge, window.text, counts[i], log, memo)
+            questions += generate_questions(judge, window.text, counts[i], log, memo, language)
         open_claims = [c for c in claims if not any(p >= judge.info.thresholds.alignment for p in probabilities[c])]
         # The prompts share the window: the judge may read it once and judge the claims side by side.
         answers = yes_probabilities(judge, "alignment", [prompts.claim_verdict_messages(window.text, c) for c in open_claims])

@@ -86,6 +86,9 @@ class Provenance(_Model):
     """The engine and its build (e.g. "llama-cpp-python 0.3.36, AVX2 AVX512 ..."): kernels differ by
     instruction set in the last bits, which can move a verdict probability."""
     prompt_version: str
+    language: str | None = None
+    """The summary's language (ISO 639-1): its claims and its coverage questions are written in it.
+    None when nothing was judged, and in results written before languages were told apart (English)."""
     seed: int
     thresholds: dict[str, float]
     max_questions: int

@@ -19,6 +19,20 @@ QUESTION_PATTERN = (
     r"^(Is|Are|Was|Were|Do|Does|Did|Has|Have|Had|Will|Would|Can|Could|Should|Must|May|Might) "
     r"[^\"\\\x00-\x1f]{3,}\?$"
 )
+_TEXT = r"[^\"\\\x00-\x1f]"
+# No sentence end inside a question: asked in Chinese, the default judge copied the whole document
+# into its first "question" until the token cap; one sentence is as far as a copy can now go.
+_CLAUSE = r"[^\"\\\x00-\x1f。！？!?；;，,]"
+# Nor a question word: "山溪啤酒厂由谁创办的吗？" asks an open question with a yes/no ending.
+_ZH_CLAUSE = r"[^\"\\\x00-\x1f。！？!?；;，,谁哪什呢]"
+# Closed questions in other languages, by their grammar: Chinese ends in 吗 or asks 是否, Japanese ends
+# in か; elsewhere only the question mark is required.
+QUESTION_PATTERNS: dict[str, str] = {
+    "en": QUESTION_PATTERN,
+    "zh": rf"^({_ZH_CLAUSE}{{2,}}吗|{_ZH_CLAUSE}*是否{_ZH_CLAUSE}{{2,}})[？?]$",
+    "ja": rf"^{_CLAUSE}{{2,}}か[？?]$",
+}
+ANY_QUESTION_PATTERN = rf"^{_TEXT}{{3,}}[?？]$"
 Question = Annotated[str, StringConstraints(pattern=QUESTION_PATTERN, max_length=200)]
 
 
@@ -38,12 +52,14 @@ ClaimList = claim_list(MAX_CLAIMS)
 
 
 @lru_cache(maxsize=None)
-def question_list(n: int) -> type[BaseModel]:
-    """A list of 1..n questions; the bound is part of the schema, so part of the grammar."""
+def question_list(n: int, language: str = "en") -> type[BaseModel]:
+    """A list of 1..n questions in ``language``; the bound is part of the schema, so part of the grammar."""
+    pattern = QUESTION_PATTERNS.get(language, ANY_QUESTION_PATTERN)
+    item = Question if language == "en" else Annotated[str, StringConstraints(pattern=pattern, max_length=200)]
 
     class QuestionList(BaseModel):
         model_config = ConfigDict(extra="forbid")
-        questions: list[Question] = Field(min_length=1, max_length=n)
+        questions: list[item] = Field(min_length=1, max_length=n)  # type: ignore[valid-type]
 
-    QuestionList.__name__ = f"QuestionList{n}"
+    QuestionList.__name__ = f"QuestionList{n}" if language == "en" else f"QuestionList{n}{language.upper()}"
     return QuestionList

@@ -92,7 +92,7 @@ class SummarizationScorer:
         plan: Plan | None = None
         pre, coverage = Preprocessed([], []), []
         if not empty:
-            plan = plan_evaluation(source, self.judge, options.max_questions)
+            plan = plan_evaluation(source, summary, self.judge, options.max_questions)
             pre = preprocess(self.judge, summary, source, plan, options, log, self.question_sets)
             coverage = analyze(self.judge, summary, questions_to_ask(pre.questions, options.max_questions), log)
         scores = compute_scores(
@@ -127,11 +127,11 @@ class SummarizationScorer:
 
     # Single steps, for experiments that measure one of them (benchmarks/experiments/).
 
-    def extract_claims(self, summary: str, log: StepLog) -> list[str]:
-        return extract_claims(self.judge, summary, log)
+    def extract_claims(self, summary: str, log: StepLog, language: str = "en") -> list[str]:
+        return extract_claims(self.judge, summary, log, language)
 
-    def generate_questions(self, source: str, n: int, log: StepLog) -> list[str]:
-        return generate_questions(self.judge, source, n, log, self.question_sets)
+    def generate_questions(self, source: str, n: int, log: StepLog, language: str = "en") -> list[str]:
+        return generate_questions(self.judge, source, n, log, self.question_sets, language)
 
     def judge_claim(self, source: str, claim: str, log: StepLog) -> float:
         return judge_claim(self.judge, source, claim, log)
@@ -159,6 +159,7 @@ class SummarizationScorer:
                 model_sha256=info.sha256,
                 engine=info.engine,
                 prompt_version=prompts.PROMPT_VERSION,
+                language=plan.language if plan else None,
                 seed=info.seed,
                 thresholds={"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
                 **options.recorded(),

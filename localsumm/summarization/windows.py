@@ -13,14 +13,15 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import ContextOverflowError
+from ..text import sentence_spans
 
 CountTokens = Callable[[str], int]
 
 # The text each window repeats from the end of the one before it, as a share of the window.
 OVERLAP_SHARE = 0.1
 
-_SENTENCE = re.compile(r".+?(?:[.!?][\"')\]]?(?=\s)|\n|$)", re.S)
-_WORD = re.compile(r"\S+\s*")
+# Between words; a CJK character is a word of its own (those scripts put no spaces between words).
+_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af][^\S\n]*|[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+\s*|\s+")
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,14 @@ class Window:
     text: str
 
 
-def spans(text: str, pattern: re.Pattern[str] = _SENTENCE) -> list[tuple[int, int]]:
-    """(start, end) character spans of the pieces of ``text``; together they cover all of it."""
-    found = [(m.start(), m.end()) for m in pattern.finditer(text) if m.end() > m.start()]
+def spans(text: str, pattern: re.Pattern[str] | None = None) -> list[tuple[int, int]]:
+    """(start, end) character spans of the sentences of ``text`` (or of ``pattern``'s matches); together
+    they cover all of it."""
+    if pattern is None:
+        found = sentence_spans(text)
+        found[:1] = [(0, found[0][1])] if found else []  # leading whitespace goes with the first sentence
+    else:
+        found = [(m.start(), m.end()) for m in pattern.finditer(text) if m.end() > m.start()]
     if not found:
         return [(0, len(text))] if text else []
     # Give the gaps (whitespace between matches) to the piece before them, so nothing is lost.

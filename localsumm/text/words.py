@@ -1,12 +1,17 @@
-"""Small text utilities: sentence splitting and lexical evidence for verdict reasons."""
+"""Words: content words for lexical evidence in verdict reasons, tokens for lexical baselines, safe printing.
+
+Chinese and Japanese are written without spaces, so a word there is
+approximated by characters: two adjacent CJK characters for content words
+(most Chinese words are two characters long), one character for tokens.
+"""
 
 from __future__ import annotations
 
 import re
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"')\]])\s+|\n+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WORD = re.compile(r"[a-z0-9]+(?:[.,'][a-z0-9]+)*")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 _STOP = frozenset(
     "a an the and or but of to in on at for with by from as is are was were be been being it its "
     "this that these those he she they them his her their has have had do does did not no yes "
@@ -14,12 +19,28 @@ _STOP = frozenset(
 )
 
 
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
-
-
 def content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    """Lower-cased words outside a stop list, and every pair of adjacent CJK characters."""
+    lowered = text.lower()
+    words = {w for w in _WORD.findall(lowered) if w not in _STOP}
+    for run in _CJK_RUN.findall(lowered):
+        words.update(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else words.add(run)
+    return words
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased whitespace tokens, with each CJK character a token of its own (English text: ``split()``)."""
+    found: list[str] = []
+    for token in text.lower().split():
+        if not _CJK_RUN.search(token):
+            found.append(token)
+            continue
+        for piece in re.split(f"({_CJK_RUN.pattern})", token):
+            if _CJK_RUN.fullmatch(piece):
+                found.extend(piece)
+            elif piece:
+                found.append(piece)
+    return found
 
 
 def closest_sentence(text: str, candidates: list[str]) -> tuple[str, float] | None:
