@@ -252,3 +252,21 @@ def test_a_claim_naming_a_number_or_name_absent_from_the_source_is_not_supported
     ).run(input=SOURCE, output=SUMMARY)
     assert all(v.supported and not v.unmatched for v in trusted.preprocess_step_result.alignment)
     assert trusted.alignment_score == 1.0 and not trusted.provenance.literal_check
+
+
+def test_a_chinese_summary_gets_its_questions_and_claims_asked_in_chinese():
+    source = "青川市政府周二宣布，新大桥将于2021年5月通车。大桥全长1.2公里。"
+    summary = "新大桥将于2021年5月通车。大桥全长1.2公里。"
+    judge = ScriptedJudge(
+        claims=["新大桥将于2021年5月通车。"], questions=["新大桥是否于2021年5月通车？"],
+        claim_probabilities=[0.9, 0.9], question_probabilities=[0.9],
+    )
+    r = create_summarization_scorer(judge).run(input=source, output=summary)
+    assert r.provenance.language == "zh"
+    assert [v.claim for v in r.preprocess_step_result.alignment] == ["新大桥将于2021年5月通车。", "大桥全长1.2公里。"]
+    [ask] = [c for c in judge.calls if c.step == "questions"]
+    assert "Write the questions in Chinese." in ask.prompt and "是否于1932年" in ask.prompt
+    english = ScriptedJudge(questions=["Was it founded in 1995?"], claim_probabilities=[0.9], question_probabilities=[0.9])
+    english_result = create_summarization_scorer(english).run(input=SOURCE, output=SUMMARY)
+    assert english_result.provenance.language == "en"
+    assert not any("Write the questions in" in c.prompt for c in english.calls)
