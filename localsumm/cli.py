@@ -44,6 +44,10 @@ _LITERALS = typer.Option(
     True, "--literal-check/--no-literal-check",
     help="Refuse support to a claim naming a number or name found nowhere in the source, whatever the judge says.",
 )
+_QUESTION_CHECK = typer.Option(
+    True, "--question-check/--no-question-check",
+    help="Drop a generated question that the source itself does not answer 'yes' before coverage asks it.",
+)
 _MAX_QUESTIONS = typer.Option(10, "--max-questions", help="Cap on coverage questions.")
 _THREADS = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores].")
 _MODEL = typer.Option(None, "--model", help="Registry name, path to a .gguf file, or openai:NAME [default: the default judge].")
@@ -69,6 +73,7 @@ def score(
     scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
+    question_check: bool = _QUESTION_CHECK,
     as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
     camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
@@ -80,7 +85,8 @@ def score(
     """Score one summary against its source."""
     try:
         options = _options(
-            max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check, n_ctx=n_ctx,
+            max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check,
+            check_questions=question_check, n_ctx=n_ctx,
             n_threads=threads, base_url=base_url, response_format=response_format,
         )
         if source == "-" and summary == "-":
@@ -116,6 +122,7 @@ def eval_(
     scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
+    question_check: bool = _QUESTION_CHECK,
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
     threads: Optional[int] = _THREADS,
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
@@ -134,7 +141,8 @@ def eval_(
         if workers is not None and ray is None:
             raise ConfigError("--workers needs --ray")
         options = _options(
-            max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check, n_ctx=n_ctx,
+            max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check,
+            check_questions=question_check, n_ctx=n_ctx,
             n_threads=threads, cache=cache, base_url=base_url, response_format=response_format,
         )
         settings = None
@@ -179,6 +187,7 @@ def bench_quality(
     max_questions: int = _MAX_QUESTIONS,
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
+    question_check: bool = _QUESTION_CHECK,
     threads: Optional[int] = _THREADS,
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
@@ -186,7 +195,8 @@ def bench_quality(
     """Agreement with human labels per dataset (bootstrap 95% intervals), beside trivial baselines."""
     try:
         options = _options(
-            max_questions=max_questions, claims=claims, check_literals=literal_check, n_threads=threads, cache=cache,
+            max_questions=max_questions, claims=claims, check_literals=literal_check,
+            check_questions=question_check, n_threads=threads, cache=cache,
             base_url=base_url, response_format=response_format,
         )
         from .bench.quality import markdown, run_quality
@@ -233,6 +243,7 @@ def bench_agree(
     max_questions: int = _MAX_QUESTIONS,
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
+    question_check: bool = _QUESTION_CHECK,
     threads: Optional[int] = _THREADS,
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
@@ -242,7 +253,8 @@ def bench_agree(
         if len(judges) != 2:
             raise ConfigError(f"give exactly two --judge options, got {len(judges)}")
         options = _options(  # before two judges load
-            max_questions=max_questions, claims=claims, check_literals=literal_check, n_threads=threads,
+            max_questions=max_questions, claims=claims, check_literals=literal_check,
+            check_questions=question_check, n_threads=threads,
             base_url=base_url, response_format=response_format,
         )
         from .bench.agree import markdown, run_agree
@@ -265,12 +277,14 @@ def calibrate(
     max_questions: int = _MAX_QUESTIONS,
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
+    question_check: bool = _QUESTION_CHECK,
     threads: Optional[int] = _THREADS,
 ) -> None:
     """Fit verdict thresholds on half the documents; report on the other half; store them for the model."""
     try:
         options = _options(
-            max_questions=max_questions, claims=claims, check_literals=literal_check, n_threads=threads, cache=cache,
+            max_questions=max_questions, claims=claims, check_literals=literal_check,
+            check_questions=question_check, n_threads=threads, cache=cache,
         )
         from .bench.calibrate import as_entry, calibrate as fit, labelled_items
         from .bench.quality import open_for_bench, score_datasets

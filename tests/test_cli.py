@@ -34,7 +34,7 @@ def test_score_json_and_trace(tmp_path):
     assert len(lines) == sum(s["calls"] for s in result["provenance"]["steps"])
     for line in lines:
         assert {"step", "prompt", "output", "prompt_tokens", "completion_tokens", "seconds"} <= line.keys()
-    assert {line["step"] for line in lines} == {"questions", "alignment", "coverage"}  # sentences: nothing extracted
+    assert {line["step"] for line in lines} == {"questions", "answerable", "alignment", "coverage"}  # sentences: nothing extracted
     # The audit trail shows coverage never saw the source.
     assert all("Burlington" not in line["prompt"] for line in lines if line["step"] == "coverage")
 

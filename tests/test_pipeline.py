@@ -167,7 +167,7 @@ def test_a_long_source_is_judged_in_windows():
 def test_provenance_records_steps_and_versions():
     s, _ = scorer(claims=["A claim."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[1.0])
     r = s.run(input=SOURCE, output=SUMMARY)
-    assert [st.step for st in r.provenance.steps] == ["claims", "questions", "alignment", "coverage"]
+    assert [st.step for st in r.provenance.steps] == ["claims", "questions", "answerable", "alignment", "coverage"]
     assert r.provenance.model == "scripted"
     assert r.provenance.prompt_version
 
@@ -181,7 +181,7 @@ def test_summaries_of_one_source_share_one_question_set():
     second = s.run(input=SOURCE, output="Another summary of the same source.")
     assert [c.step for c in judge.calls].count("questions") == 1
     assert second.preprocess_step_result.questions == first.preprocess_step_result.questions
-    assert first.provenance.shared_steps == [] and second.provenance.shared_steps == ["questions"]
+    assert first.provenance.shared_steps == [] and second.provenance.shared_steps == ["answerable", "questions"]
     assert "questions" not in [st.step for st in second.provenance.steps]
     s.run(input=SOURCE + " A different source.", output=SUMMARY)
     assert [c.step for c in judge.calls].count("questions") == 2
@@ -270,3 +270,57 @@ def test_a_chinese_summary_gets_its_questions_and_claims_asked_in_chinese():
     english_result = create_summarization_scorer(english).run(input=SOURCE, output=SUMMARY)
     assert english_result.provenance.language == "en"
     assert not any("Write the questions in" in c.prompt for c in english.calls)
+
+def test_a_question_the_source_does_not_answer_is_dropped_before_coverage_and_recorded():
+    s, judge = scorer(
+        claims=["The company was founded in 1995."],
+        questions=["Was it founded in 1995?", "Did David Chen become chair?", "Is it based in Seattle?"],
+        claim_probabilities=[0.9],
+        answerable_probabilities=[0.9, 0.1, 0.8],
+        question_probabilities=[0.9, 0.2],
+    )
+    r = s.run(input=SOURCE, output=SUMMARY)
+    assert r.preprocess_step_result.questions == ["Was it founded in 1995?", "Is it based in Seattle?"]
+    [dropped] = r.preprocess_step_result.dropped_questions
+    assert dropped.question == "Did David Chen become chair?" and dropped.probability == 0.1
+    assert dropped.reason.startswith('the source does not answer it "yes": judge probability 0.10 < threshold 0.50')
+    # Coverage asks only the kept questions, in the summary context, and counts only them.
+    assert [v.question for v in r.analyze_step_result.coverage] == r.preprocess_step_result.questions
+    assert r.coverage_score == 0.5
+    checks = [c for c in judge.calls if c.step == "answerable"]
+    assert len(checks) == 3 and all(SOURCE in c.prompt for c in checks)
+    assert r.provenance.question_check is True
+
+
+def test_without_the_check_every_question_is_asked():
+    s, judge = scorer(
+        claims=["A claim here."], questions=["Is it so?", "Is it not?"], claim_probabilities=[1.0],
+        answerable_probabilities=[0.0, 0.0], question_probabilities=[1.0, 1.0],
+    )
+    s.options = s.options.replace(check_questions=False)
+    r = s.run(input=SOURCE, output=SUMMARY)
+    assert r.preprocess_step_result.questions == ["Is it so?", "Is it not?"] and not r.preprocess_step_result.dropped_questions
+    assert not [c for c in judge.calls if c.step == "answerable"] and r.provenance.question_check is False
+
+
+def test_if_every_question_would_be_dropped_the_most_answerable_is_kept():
+    s, _ = scorer(
+        claims=["A claim here."], questions=["Is it so?", "Is it not?"], claim_probabilities=[1.0],
+        answerable_probabilities=[0.2, 0.4], question_probabilities=[1.0],
+    )
+    r = s.run(input=SOURCE, output=SUMMARY)
+    assert r.preprocess_step_result.questions == ["Is it not?"]
+    assert [d.question for d in r.preprocess_step_result.dropped_questions] == ["Is it so?"]
+    assert r.scorable
+
+
+def test_a_later_summary_of_the_source_reuses_the_checked_questions():
+    s, judge = scorer(
+        claims=["A claim here."], questions=["Is it so?", "Is it not?"], claim_probabilities=[1.0, 1.0],
+        answerable_probabilities=[0.9, 0.1], question_probabilities=[1.0, 1.0],
+    )
+    first = s.run(input=SOURCE, output=SUMMARY)
+    second = s.run(input=SOURCE, output=SUMMARY + " More.")
+    assert second.preprocess_step_result.dropped_questions == first.preprocess_step_result.dropped_questions
+    assert len([c for c in judge.calls if c.step == "answerable"]) == 2
+    assert {"questions", "answerable"} <= set(second.provenance.shared_steps)

@@ -24,6 +24,7 @@ class ScriptedJudge:
         question_sets: Sequence[Sequence[str]] = (),
         claim_probabilities: Sequence[float] = (),
         question_probabilities: Sequence[float] = (),
+        answerable_probabilities: Sequence[float] = (),
         thresholds: Thresholds = Thresholds(),
         context_size: int = 32768,
     ) -> None:
@@ -36,6 +37,7 @@ class ScriptedJudge:
         self._probabilities = {
             "alignment": list(claim_probabilities),
             "coverage": list(question_probabilities),
+            "answerable": list(answerable_probabilities),
         }
         self.calls: list[JudgeCall] = []
 
@@ -60,8 +62,9 @@ class ScriptedJudge:
 
     def yes_probability(self, step: str, messages: Messages) -> tuple[float, JudgeCall]:
         queue = self._probabilities[step]
-        # An unscripted verdict is a confident "no": tests state what they expect to pass.
-        p = queue.pop(0) if queue else 0.0
+        # An unscripted verdict is a confident "no": tests state what they expect to pass. Except that the
+        # source answers its own questions: a test scripts the questions it means to see dropped.
+        p = queue.pop(0) if queue else 1.0 if step == "answerable" else 0.0
         return p, self._record(step, messages, f"{p:.4f}")
 
 

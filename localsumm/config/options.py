@@ -47,6 +47,8 @@ class Options:
     """What alignment judges: the summary's "sentences" as written, or the claims the judge "extracted"."""
     check_literals: bool = True
     """Refuse support to a claim naming a number or a capitalised name found nowhere in the source."""
+    check_questions: bool = True
+    """Drop a generated question that the source itself does not answer "yes" before coverage asks it."""
 
     # -- how the judge runs ----------------------------------------------------------
     n_ctx: int | None = None
@@ -70,8 +72,9 @@ class Options:
             raise ConfigError(f"scale must be greater than 0, got {self.scale}")
         if self.claims not in CLAIM_UNITS:
             raise ConfigError(f"claims must be one of {', '.join(CLAIM_UNITS)}; got {self.claims!r}")
-        if not isinstance(self.check_literals, bool):
-            raise ConfigError(f"check_literals must be True or False, got {self.check_literals!r}")
+        for name in ("check_literals", "check_questions"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
         _whole("n_ctx", self.n_ctx, 1, optional=True)
         _whole("n_threads", self.n_threads, 1, optional=True)
         _whole("seed", self.seed, 0, optional=True)
@@ -89,7 +92,7 @@ class Options:
         """The settings a result depends on, as its provenance records them."""
         return {
             "max_questions": self.max_questions, "scale": self.scale, "claims": self.claims,
-            "literal_check": self.check_literals,
+            "literal_check": self.check_literals, "question_check": self.check_questions,
         }
 
 

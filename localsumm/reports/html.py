@@ -93,6 +93,10 @@ def _item(line: ResultLine) -> str:
     ))
     body.append("<h4>Claims</h4>" + _claims(result.preprocess_step_result.alignment))
     body.append("<h4>Questions</h4>" + _questions(result.analyze_step_result.coverage))
+    dropped = result.preprocess_step_result.dropped_questions
+    if dropped:
+        body.append("<h4>Questions dropped: the source does not answer them</h4>"
+                    + _verdicts([(v.question, False, v.probability) for v in dropped]))
     return '<section class="item">' + "".join(body) + "</section>"
 
 

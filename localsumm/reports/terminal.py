@@ -60,6 +60,12 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
         ("question", "answered"),
         [(v.question, v.answered, v.probability) for v in result.analyze_step_result.coverage],
     )
+    _verdicts(
+        console,
+        "Questions dropped (the source itself does not answer them \"yes\")",
+        ("question", "source answers"),
+        [(v.question, False, v.probability) for v in result.preprocess_step_result.dropped_questions],
+    )
 
     prov = result.provenance
     console.print(

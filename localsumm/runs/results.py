@@ -163,6 +163,7 @@ _FLAGS = {
     "scale": lambda v: f"--scale {v:g}",
     "claims": lambda v: f"--claims {v}",
     "literal_check": lambda v: "--literal-check" if v else "--no-literal-check",
+    "question_check": lambda v: "--question-check" if v else "--no-question-check",
 }
 
 

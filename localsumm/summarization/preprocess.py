@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..config.options import Options
 from ..protocol import Judge, yes_probabilities
@@ -22,7 +22,7 @@ from .plan import (
     QUESTIONS_PER_PASSAGE, Plan, claims_bound, claims_token_budget, question_passages, questions_token_budget,
 )
 from .reason import verdict_reason
-from .result import AlignmentVerdict
+from .result import AlignmentVerdict, DroppedQuestion
 from .schemas import claim_list, question_list
 from .steplog import StepLog
 from .windows import Window
@@ -35,29 +35,35 @@ _QUESTION_SETS_KEPT = 1024
 class Preprocessed:
     alignment: list[AlignmentVerdict]
     questions: list[str]
+    dropped: list[DroppedQuestion] = field(default_factory=list)
+
+
+CheckedQuestions = tuple[list[str], list[DroppedQuestion]]
 
 
 class QuestionSets:
-    """Question sets by source text and count. Questions depend on the source alone, so all summaries
-    of a source share one set; a scorer keeps its own (one judge, one prompt version)."""
+    """Question sets by source text, count and language, as generated or as checked against the source.
+    Questions depend on the source alone, so all summaries of a source share one set; a scorer keeps
+    its own (one judge, one prompt version)."""
 
     def __init__(self, kept: int = _QUESTION_SETS_KEPT) -> None:
         self.kept = kept
-        self._sets: OrderedDict[str, list[str]] = OrderedDict()
+        self._sets: OrderedDict[str, CheckedQuestions] = OrderedDict()
 
     @staticmethod
-    def key(source: str, n: int, language: str = "en") -> str:
-        return hashlib.sha256(f"{n}\x00{language}\x00{source}".encode("utf-8")).hexdigest()
+    def key(source: str, n: int, language: str = "en", checked: bool = False) -> str:
+        return hashlib.sha256(f"{n}\x00{language}\x00{checked}\x00{source}".encode("utf-8")).hexdigest()
 
-    def get(self, source: str, n: int, language: str = "en") -> list[str] | None:
-        key = self.key(source, n, language)
+    def get(self, source: str, n: int, language: str = "en", checked: bool = False) -> CheckedQuestions | None:
+        key = self.key(source, n, language, checked)
         if key not in self._sets:
             return None
         self._sets.move_to_end(key)
-        return list(self._sets[key])
+        questions, dropped = self._sets[key]
+        return list(questions), list(dropped)
 
-    def put(self, source: str, n: int, questions: list[str], language: str = "en") -> None:
-        self._sets[self.key(source, n, language)] = list(questions)
+    def put(self, source: str, n: int, found: CheckedQuestions, language: str = "en", checked: bool = False) -> None:
+        self._sets[self.key(source, n, language, checked)] = (list(found[0]), list(found[1]))
         if len(self._sets) > self.kept:
             self._sets.popitem(last=False)
 
@@ -70,8 +76,11 @@ def preprocess(
     claims = (
         unique(sentences(summary, language)) if options.claims == "sentences" else extract_claims(judge, summary, log, language)
     )
-    probabilities, questions = judge_source(judge, plan.windows, claims, log, plan.questions_per_window, memo, language)
-    return Preprocessed(alignment_verdicts(judge, probabilities, plan.windows, source, options.check_literals), questions)
+    probabilities, questions, dropped = judge_source(
+        judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.check_questions
+    )
+    alignment = alignment_verdicts(judge, probabilities, plan.windows, source, options.check_literals)
+    return Preprocessed(alignment, questions, dropped)
 
 
 def extract_claims(judge: Judge, summary: str, log: StepLog, language: str = "en") -> list[str]:
@@ -94,7 +103,7 @@ def generate_questions(
         known = memo.get(source, n, language)
         if known is not None:
             log.shared.add("questions")
-            return known
+            return known[0]
     parts = question_passages(source, n, judge.count_tokens, judge.context_size)
     if len(parts) == 1:
         asks = [(prompts.questions_messages(source, n, language), n)]
@@ -108,8 +117,50 @@ def generate_questions(
         found += value.questions  # type: ignore[attr-defined]
     questions = unique(found)
     if memo is not None:
-        memo.put(source, n, questions, language)
+        memo.put(source, n, (questions, []), language)
     return questions
+
+
+def source_questions(
+    judge: Judge, source: str, n: int, log: StepLog, memo: QuestionSets | None, language: str, check: bool
+) -> CheckedQuestions:
+    """The source's questions and, with ``check``, without those it does not answer "yes" itself."""
+    if not check:
+        return generate_questions(judge, source, n, log, memo, language), []
+    if memo is not None:
+        known = memo.get(source, n, language, checked=True)
+        if known is not None:
+            log.shared.update({"questions", "answerable"})
+            return known
+    found = check_questions(judge, source, generate_questions(judge, source, n, log, memo, language), log)
+    if memo is not None:
+        memo.put(source, n, found, language, checked=True)
+    return found
+
+
+def check_questions(judge: Judge, source: str, questions: list[str], log: StepLog) -> CheckedQuestions:
+    """The questions ``source`` answers "yes", in order, and the others with the verdict that dropped them.
+
+    A small judge writes questions its source does not answer (the bundled example asked whether David
+    Chen became chair: Maria Chen did); coverage would count them against every summary. The check is one
+    more verdict in the source context, whose prefix the judge already holds. If it would drop every
+    question, the most probable one is kept: a source always has something to ask.
+    """
+    threshold = judge.info.thresholds.coverage
+    answers = yes_probabilities(judge, "answerable", [prompts.answerable_messages(source, q) for q in questions])
+    kept: list[str] = []
+    dropped: list[DroppedQuestion] = []
+    for question, (p, call) in zip(questions, answers):
+        log.add(call)
+        if p >= threshold:
+            kept.append(question)
+        else:
+            reason = f'the source does not answer it "yes": judge probability {p:.2f} < threshold {threshold:.2f}'
+            dropped.append(DroppedQuestion(question=question, reason=reason, probability=round(p, 4)))
+    if not kept and dropped:
+        best = max(range(len(dropped)), key=lambda i: dropped[i].probability or 0.0)
+        kept.append(dropped.pop(best).question)
+    return kept, dropped
 
 
 def judge_claim(judge: Judge, source: str, claim: str, log: StepLog) -> float:
@@ -121,23 +172,27 @@ def judge_claim(judge: Judge, source: str, claim: str, log: StepLog) -> float:
 
 def judge_source(
     judge: Judge, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None,
-    memo: QuestionSets | None = None, language: str = "en",
-) -> tuple[dict[str, list[float]], list[str]]:
+    memo: QuestionSets | None = None, language: str = "en", check_questions: bool = False,
+) -> tuple[dict[str, list[float]], list[str], list[DroppedQuestion]]:
     """Claim probabilities per window and (when ``counts`` gives how many per window) questions, window by
     window, so each window's questions and verdicts share its prefix in the KV cache. A claim supported
-    by one window is not asked of the next."""
+    by one window is not asked of the next. With ``check_questions``, a window's questions that it does
+    not answer "yes" itself are dropped (and returned apart)."""
     questions: list[str] = []
+    dropped: list[DroppedQuestion] = []
     probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
     for i, window in enumerate(windows):
         if counts and counts[i]:
-            questions += generate_questions(judge, window.text, counts[i], log, memo, language)
+            kept, lost = source_questions(judge, window.text, counts[i], log, memo, language, check_questions)
+            questions += kept
+            dropped += lost
         open_claims = [c for c in claims if not any(p >= judge.info.thresholds.alignment for p in probabilities[c])]
         # The prompts share the window: the judge may read it once and judge the claims side by side.
         answers = yes_probabilities(judge, "alignment", [prompts.claim_verdict_messages(window.text, c) for c in open_claims])
         for claim, (p, call) in zip(open_claims, answers):
             log.add(call)
             probabilities[claim].append(p)
-    return probabilities, unique(questions)
+    return probabilities, unique(questions), dropped
 
 
 def alignment_verdicts(

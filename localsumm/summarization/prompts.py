@@ -29,8 +29,9 @@ STEP_VERSIONS: dict[str, str] = {
     "alignment": "2026-11-30.4",
     "questions": "2026-12-02.1",
     "coverage": "2026-11-30.4",
+    "answerable": "2026-12-02.2",
 }
-PROMPT_VERSION = "2026-12-02.1"
+PROMPT_VERSION = "2026-12-02.2"
 
 
 def step_version(step: str) -> str:
@@ -68,6 +69,13 @@ CLAIM_VERDICT_TASK = """\
 Is the following claim supported by the document, that is, stated in it or directly implied by it? Answer with one word: yes or no.
 
 Claim:"""
+
+# The check a generated question must pass before coverage asks it: the source itself answers it "yes".
+# Worded as the coverage verdict is, with the document in the summary's place.
+ANSWERABLE_TASK = """\
+Does the document state the information needed to answer the following question "yes"? If the document does not say, answer no. Answer with one word: yes or no.
+
+Question:"""
 
 SUMMARY_SYSTEM = """\
 You read a summary and report what it says, from the summary alone, as if you knew nothing else.
@@ -156,6 +164,11 @@ def claim_verdict_messages(source: str, claim: str) -> Messages:
     return _source_context(source, CLAIM_VERDICT_TASK, " " + claim)
 
 
+def answerable_messages(source: str, question: str) -> Messages:
+    """In the source context: does the source answer its own question "yes"?"""
+    return _source_context(source, ANSWERABLE_TASK, " " + question)
+
+
 def claims_messages(summary: str, language: str = "en") -> Messages:
     task = CLAIMS_TASK.format(language=_write_in("claims", language), example=_language_text(language).claims_example)
     return _summary_context(summary, task)
@@ -171,7 +184,8 @@ text = content_text
 
 __all__ = [
     "STEP_VERSIONS", "PROMPT_VERSION", "Message", "Messages", "step_version", "fence", "text",
-    "questions_messages", "passage_questions_messages", "claim_verdict_messages", "claims_messages", "coverage_messages",
+    "questions_messages", "passage_questions_messages", "claim_verdict_messages", "answerable_messages", "claims_messages",
+    "coverage_messages", "ANSWERABLE_TASK",
     "SOURCE_SYSTEM", "SUMMARY_SYSTEM", "QUESTIONS_TASK", "PASSAGE_QUESTIONS_TASK", "ANSWER_FORMAT", "CLAIM_VERDICT_TASK",
     "CLAIMS_TASK", "COVERAGE_TASK", "LANGUAGE_TEXT", "LanguageText",
 ]

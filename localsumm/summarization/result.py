@@ -41,9 +41,20 @@ class CoverageVerdict(_Model):
     """The judge's probability that the summary answers the question "yes"."""
 
 
+class DroppedQuestion(_Model):
+    """A generated question coverage did not ask: the source itself does not answer it "yes"."""
+
+    question: str
+    reason: str
+    probability: float | None = None
+    """The judge's probability that the source answers the question "yes"."""
+
+
 class PreprocessStepResult(_Model):
     alignment: list[AlignmentVerdict]
     questions: list[str]
+    """The questions coverage asks (the first ``max_questions``), after the dropped ones are taken out."""
+    dropped_questions: list[DroppedQuestion] = []
 
 
 class AnalyzeStepResult(_Model):
@@ -99,6 +110,9 @@ class Provenance(_Model):
     claims: str = "extracted"
     """What alignment judged: the summary's "sentences", or the claims the judge "extracted" (results
     written before the choice existed were extracted)."""
+    question_check: bool = False
+    """Whether questions the source does not answer "yes" were dropped (results written before the
+    check existed lack the field and kept every question)."""
     steps: list[StepStats]
     shared_steps: list[str] = []
     """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""

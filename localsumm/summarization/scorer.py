@@ -109,7 +109,7 @@ class SummarizationScorer:
         """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
         log = StepLog(on_call)
         windows = source_windows(source, self.judge, self.options.max_questions)
-        probabilities, _ = judge_source(self.judge, windows, claims, log, None)
+        probabilities, _, _ = judge_source(self.judge, windows, claims, log, None)
         alignment = alignment_verdicts(self.judge, probabilities, windows, source, self.options.check_literals)
         return alignment, analyze(self.judge, summary, questions, log)
 
@@ -150,7 +150,9 @@ class SummarizationScorer:
             alignment_score=round(scores.alignment, 4),
             coverage_score=round(scores.coverage, 4),
             scorable=scores.scorable,
-            preprocess_step_result=PreprocessStepResult(alignment=pre.alignment, questions=pre.questions),
+            preprocess_step_result=PreprocessStepResult(
+                alignment=pre.alignment, questions=pre.questions, dropped_questions=pre.dropped
+            ),
             analyze_step_result=AnalyzeStepResult(coverage=coverage),
             provenance=Provenance(
                 localsumm_version=__version__,
