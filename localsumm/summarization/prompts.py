@@ -117,7 +117,9 @@ def _language_text(language: str) -> LanguageText:
 
 
 def _write_in(what: str, language: str) -> str:
-    return "" if language == "en" else f" Write the {what} in {language_name(language)}."
+    """The instruction to write in ``language``; none for English."""
+    return "" if language == "en" else f"Write the {what} in {language_name(language)}."
+
 
 COVERAGE_TASK = """\
 Does the summary state the information needed to answer the following question "yes"? If the summary does not say, answer no. Answer with one word: yes or no.
@@ -147,14 +149,17 @@ def _summary_context(summary: str, *segments: str) -> Messages:
 
 def questions_messages(source: str, n: int, language: str = "en") -> Messages:
     """``language``: the one the questions are to be written in, the summary's (ISO 639-1)."""
-    task = QUESTIONS_TASK.format(n=n, language=_write_in("questions", language), example=_language_text(language).questions_example)
+    instruction = _write_in("questions", language)
+    task = QUESTIONS_TASK.format(
+        n=n, language=" " + instruction if instruction else "", example=_language_text(language).questions_example
+    )
     return _source_context(source, task)
 
 
 def passage_questions_messages(source: str, passage: str, n: int, language: str = "en") -> Messages:
+    instruction = _write_in("questions", language)
     answer = ANSWER_FORMAT.format(
-        language=_write_in("questions", language).lstrip() + " " if language != "en" else "",
-        example=_language_text(language).questions_example,
+        language=instruction + " " if instruction else "", example=_language_text(language).questions_example
     )
     return _source_context(source, PASSAGE_QUESTIONS_TASK.format(n=n), fence("passage", passage) + answer)
 
@@ -170,7 +175,8 @@ def answerable_messages(source: str, question: str) -> Messages:
 
 
 def claims_messages(summary: str, language: str = "en") -> Messages:
-    task = CLAIMS_TASK.format(language=_write_in("claims", language), example=_language_text(language).claims_example)
+    instruction = _write_in("claims", language)
+    task = CLAIMS_TASK.format(language=" " + instruction if instruction else "", example=_language_text(language).claims_example)
     return _summary_context(summary, task)
 
 
