@@ -42,7 +42,7 @@ def test_end_to_end_on_a_real_gguf(small_judge):
     assert prov.prompt_version == prompts.PROMPT_VERSION
     # By default alignment judges the summary's own sentences: nothing is generated for them.
     assert prov.claims == "sentences"
-    assert [s.step for s in prov.steps] == ["questions", "alignment", "coverage"]
+    assert [s.step for s in prov.steps] == ["questions", "answerable", "alignment", "coverage"]
     assert [v.claim for v in result.preprocess_step_result.alignment] == sentences(SUMMARY)
     assert all(s.seconds > 0 and s.prompt_tokens > 0 for s in prov.steps)
     assert 0 <= result.score <= 1
@@ -73,7 +73,7 @@ def test_extracted_claims_on_a_real_gguf(small_judge):
     calls = []
     result = create_summarization_scorer(small_judge, claims="extracted").run(input=SOURCE, output=SUMMARY, on_call=calls.append)
     assert result.provenance.claims == "extracted"
-    assert [s.step for s in result.provenance.steps] == ["claims", "questions", "alignment", "coverage"]
+    assert [s.step for s in result.provenance.steps] == ["claims", "questions", "answerable", "alignment", "coverage"]
     extraction = next(c for c in calls if c.step == "claims")
     # The judged claims are the ones the judge listed, from the summary alone.
     listed = [c.strip() for c in json.loads(extraction.output)["claims"]]
@@ -326,7 +326,7 @@ def test_judge_call_cache_answers_a_rerun_identically(small_judge, tmp_path):
     assert second.score == first.score
     # Another summary is a miss for the summary steps but shares the source's questions.
     third = again.run(input=SOURCE, output="Harbor Lights Brewing is based in Portland.")
-    assert third.provenance.shared_steps == ["questions"]
+    assert third.provenance.shared_steps == ["answerable", "questions"]
     assert any(step.cached_calls < step.calls for step in third.provenance.steps)
 
 
