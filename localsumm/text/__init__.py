@@ -5,12 +5,12 @@ and the language detector's data ship inside their packages, so nothing here
 reads the network).
 """
 
-from .language import LANGUAGE_NAMES, detect_language, is_cjk_language, language_name
+from .language import LANGUAGE_NAMES, detect_language, language_name
 from .numerals import number_keys
 from .segment import sentence_spans, sentences
 from .words import closest_sentence, content_words, printable, shorten, tokens
 
 __all__ = [
-    "LANGUAGE_NAMES", "detect_language", "is_cjk_language", "language_name", "number_keys", "sentence_spans",
+    "LANGUAGE_NAMES", "detect_language", "language_name", "number_keys", "sentence_spans",
     "sentences", "closest_sentence", "content_words", "printable", "shorten", "tokens",
 ]

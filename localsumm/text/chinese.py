@@ -23,16 +23,19 @@ def has_han(text: str) -> bool:
     return _HAN.search(text) is not None
 
 
-def tagged_words(text: str) -> list[tuple[int, int, str, str]]:
+# A claim is cut once however many numerals it holds (in_numeral_words asks per numeral).
+@lru_cache(maxsize=256)
+def tagged_words(text: str) -> tuple[tuple[int, int, str, str], ...]:
     """(start, end, word, tag) for each word jieba cuts from ``text``."""
-    found, cursor = [], 0
+    found: list[tuple[int, int, str, str]] = []
+    cursor = 0
     for word, tag in _posseg().cut(text):
         start = text.find(word, cursor)
         if start < 0:
             continue
         found.append((start, start + len(word), word, tag))
         cursor = start + len(word)
-    return found
+    return tuple(found)
 
 
 def names(text: str) -> list[str]:

@@ -20,7 +20,6 @@ LANGUAGE_NAMES: dict[str, str] = {
     "el": "Greek", "tr": "Turkish", "ru": "Russian", "uk": "Ukrainian", "ar": "Arabic", "he": "Hebrew",
     "fa": "Persian", "hi": "Hindi", "id": "Indonesian", "vi": "Vietnamese", "th": "Thai",
 }
-CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
@@ -55,10 +54,6 @@ def language_name(code: str) -> str:
         return LANGUAGE_NAMES[code]
     except KeyError:
         raise ValueError(f"unknown language {code!r}; known: {', '.join(sorted(LANGUAGE_NAMES))}") from None
-
-
-def is_cjk_language(code: str) -> bool:
-    return code in CJK_LANGUAGES
 
 
 @lru_cache(maxsize=1)

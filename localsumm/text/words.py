@@ -24,7 +24,10 @@ def content_words(text: str) -> set[str]:
     lowered = text.lower()
     words = {w for w in _WORD.findall(lowered) if w not in _STOP}
     for run in _CJK_RUN.findall(lowered):
-        words.update(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else words.add(run)
+        if len(run) == 1:
+            words.add(run)  # a lone character is its own word
+        else:
+            words.update(run[i : i + 2] for i in range(len(run) - 1))
     return words
 
 
