@@ -8,11 +8,10 @@ use, only for text with Han characters.
 from __future__ import annotations
 
 import logging
-import re
 from functools import lru_cache
 from typing import Any
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+from .language import HAN
 # jieba's tags for person (nr, nrfg, nrt), place (ns) and organisation (nt) names.
 _NAME_TAGS = frozenset({"nr", "nrfg", "nrt", "ns", "nt"})
 # Numerals (m), numeral-measure words (mq), time words (t: 五月); jieba leaves 〇 untagged (x).
@@ -20,7 +19,7 @@ _NUMERAL_TAGS = frozenset({"m", "mq", "t", "x"})
 
 
 def has_han(text: str) -> bool:
-    return _HAN.search(text) is not None
+    return HAN.search(text) is not None
 
 
 # A claim is cut once however many numerals it holds (in_numeral_words asks per numeral).

@@ -21,7 +21,7 @@ LANGUAGE_NAMES: dict[str, str] = {
     "fa": "Persian", "hi": "Hindi", "id": "Indonesian", "vi": "Vietnamese", "th": "Thai",
 }
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -30,12 +30,14 @@ _MIN_LETTERS = 24
 _MIN_CONFIDENCE = 0.9
 
 
+# One evaluation asks about the same texts many times (each verdict's reason splits its window).
+@lru_cache(maxsize=1024)
 def detect_language(text: str, default: str = "en") -> str:
     """The ISO 639-1 code of ``text``'s language (a key of ``LANGUAGE_NAMES``), or ``default``."""
     letters = len(_LETTER.findall(text))
     if not letters:
         return default
-    han, kana, hangul = (len(p.findall(text)) for p in (_HAN, _KANA, _HANGUL))
+    han, kana, hangul = (len(p.findall(text)) for p in (HAN, _KANA, _HANGUL))
     cjk = han + kana + hangul
     # A Chinese text quoting an English name is still Chinese: a CJK character carries a word's worth of
     # meaning, so a third of the letters is already most of the text.
