@@ -1,0 +1,82 @@
+"""The score of summaries SummEval's experts rated best and worst, against the README's score bands.
+
+    .venv/bin/python benchmarks/experiments/score_bands.py RESULTS.jsonl [--bands 0.9,0.7,0.4,0.1]
+
+Reads a `bench quality` results file of SummEval (its records keep the experts'
+1-5 means under ``meta``). Groups: **best** = mean relevance >= 4 and every
+expert gave consistency 5; **worst** = mean relevance < 3 or mean consistency
+< 4; the rest in between. Per group: how many summaries, their score's
+quartiles, and the share of the group in each band (lower bounds given by
+``--bands``, highest first; the README's table is the default); then, for each
+cut, the share of each group scoring at or above it, over all documents and
+over each half of them (documents split by a hash of their id, alternating), so
+a band drawn from one half can be checked on the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from localsumm.runs.results import read_results
+
+NAMES = ["excellent", "good", "fair", "poor", "zero"]
+
+
+def group(meta: dict) -> str:
+    relevance, consistency = meta["expert_mean_relevance_1to5"], meta["expert_mean_consistency_1to5"]
+    if relevance >= 4 and meta.get("consistency_all_experts_5") == 1:
+        return "best"
+    if relevance < 3 or consistency < 4:
+        return "worst"
+    return "between"
+
+
+def band(score: float, bounds: list[float]) -> str:
+    for name, low in zip(NAMES, bounds):
+        if score >= low - 1e-9:
+            return name
+    return NAMES[len(bounds)] if score > 0 else "zero"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path)
+    parser.add_argument("--bands", default="0.9,0.7,0.4,0.1", help="lower bounds of excellent, good, fair, poor")
+    args = parser.parse_args()
+    bounds = [float(x) for x in args.bands.split(",")]
+    names = NAMES[: len(bounds)] + ["zero"]
+
+    rows: dict[str, list[tuple[float, float, float]]] = {"best": [], "between": [], "worst": []}
+    halves: list[dict[str, list[tuple[float, float, float]]]] = [{"best": [], "between": [], "worst": []} for _ in range(2)]
+    lines = [line for line in read_results(args.results) if line.result is not None]
+    order = sorted({line.doc for line in lines}, key=lambda d: hashlib.sha256(d.encode()).hexdigest())
+    for line in lines:
+        row = (line.score, line.alignment_score, line.coverage_score)
+        rows[group(line.fields["meta"])].append(row)
+        halves[order.index(line.doc) % 2][group(line.fields["meta"])].append(row)
+    print(f"bands (lower bounds): " + ", ".join(f"{n} >= {b:g}" for n, b in zip(names, bounds)))
+    print(f"{'group':8} {'n':>3}  {'score: min q1 median q3 max':30}  {'mean alignment / coverage':26}  share per band")
+    for name, values in rows.items():
+        if not values:
+            continue
+        scores = np.array([v[0] for v in values])
+        q = np.percentile(scores, [0, 25, 50, 75, 100])
+        shares = {b: sum(1 for s in scores if band(s, bounds) == b) / len(scores) for b in names}
+        print(f"{name:8} {len(values):3}  {' '.join(f'{x:.2f}' for x in q):30}  "
+              f"{np.mean([v[1] for v in values]):.2f} / {np.mean([v[2] for v in values]):.2f}{'':15}  "
+              + "  ".join(f"{b} {s:.0%}" for b, s in shares.items()))
+    print("\nshare scoring at or above each cut (all documents | half 0 | half 1; n: "
+          + " | ".join(", ".join(f"{k} {len(v)}" for k, v in part.items()) for part in [rows, *halves]) + "):")
+    print("cut   " + " | ".join("  ".join(f"{name:>7}" for name in rows) for _ in range(3)))
+    for cut in np.arange(0.1, 1.0, 0.1):
+        print(f"{cut:.1f}   " + " | ".join("  ".join(
+            f"{np.mean([v[0] >= cut - 1e-9 for v in values]):7.0%}" if values else f"{'-':>7}" for values in part.values())
+            for part in [rows, *halves]))
+
+
+if __name__ == "__main__":
+    main()
