@@ -25,7 +25,13 @@ Per question ``q`` of an item:
   asks about (``MENTION_TASK``, more lenient than the scorer's "answer yes");
 - with ``--headline`` (the default judge writes one headline per source, in the
   source context, stored the same way): ``h``, the share of ``q``'s content
-  words the headline contains: what a headline would keep.
+  words the headline contains: what a headline would keep;
+- with ``--lead`` (the default judge, the scorer's own coverage prompt, stored the
+  same way): ``pl``, the probability that the source's first three sentences
+  (its lead, as a pseudo-summary) answer ``q`` "yes". Used two ways: as an
+  importance weight (a news lead states what matters), and to put each source's
+  coverage on a common level, dividing by the lead's own coverage (a source
+  whose questions are hard for every summary no longer looks worse covered).
 
 Candidates, each a per-item coverage value: the scorer's share of ``p >= 0.5``;
 the evidence ``e = (1 - beta) p + beta m`` as a share of ``e >= 0.5`` or as a
@@ -151,6 +157,31 @@ def headlines(sources: Iterable[str]) -> dict[str, str]:
     return {s: stored[key(s)] for s in sources}
 
 
+def lead_verdicts(sets: dict[str, tuple[str, list[str]]]) -> dict[tuple[str, str], float]:
+    """pl per (source, question): the scorer's coverage verdict with the source's lead as the summary."""
+    path = RESULTS / "coverage_lead.jsonl"
+
+    def key(source: str) -> str:
+        return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+    stored = {(row["source"], row["question"]): row["pl"] for row in read_jsonl(path)} if path.exists() else {}
+    todo = [(source, qs) for source, qs in sets.values() if any((key(source), q) not in stored for q in qs)]
+    if todo:
+        from localsumm.backends import open_judge
+
+        judge = open_judge()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as out:
+            for source, qs in todo:
+                lead = " ".join(sentences(source)[:3])
+                ps = [p for p, _ in yes_probabilities(judge, "coverage", [prompts.coverage_messages(lead, q) for q in qs])]
+                for q, pl in zip(qs, ps):
+                    stored[(key(source), q)] = pl
+                    out.write(json.dumps({"source": key(source), "question": q, "pl": round(pl, 4)}) + "\n")
+            print(f"asked the lead verdicts of {len(todo)} sources", flush=True)
+    return {(source, q): stored[(key(source), q)] for source, qs in sets.values() for q in qs}
+
+
 def importance_messages(source: str, question: str) -> prompts.Messages:
     return [
         {"role": "system", "content": prompts.SOURCE_SYSTEM},
@@ -195,6 +226,7 @@ class Question:
     imp: float = 1.0
     p2: float = 0.0
     h: float = 0.0
+    pl: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -220,7 +252,7 @@ def question_features(question: str, summary_stems: set[str], source_sentences: 
     return m, pos, rep
 
 
-def load(path: Path, judge: bool, ensemble: bool, headline: bool) -> list[Item]:
+def load(path: Path, judge: bool, ensemble: bool, headline: bool, lead: bool) -> list[Item]:
     dataset = path.name.split(".")[0]
     items = []
     source_cache: dict[str, list[set[str]]] = {}
@@ -230,6 +262,9 @@ def load(path: Path, judge: bool, ensemble: bool, headline: bool) -> list[Item]:
         sets = {line.doc: (line.texts()[0], [v.question for v in line.result.analyze_step_result.coverage]) for line in lines}
         asked = source_verdicts(sets)
     heads = headlines(line.texts()[0] for line in lines) if headline else {}
+    leads = {}
+    if lead:
+        leads = lead_verdicts({line.doc: (line.texts()[0], [v.question for v in line.result.analyze_step_result.coverage]) for line in lines})
     mentions = {}
     if ensemble:
         mentions = mention_verdicts({str(line.id): (line.texts()[1], [v.question for v in line.result.analyze_step_result.coverage]) for line in lines})
@@ -246,7 +281,8 @@ def load(path: Path, judge: bool, ensemble: bool, headline: bool) -> list[Item]:
             p2 = mentions.get((summary, verdict.question), 0.0)
             words = stems(content_words(verdict.question))
             h = len(words & stems(content_words(heads[source]))) / len(words) if heads and words else 0.0
-            questions.append(Question(verdict.probability or 0.0, m, pos, rep, ans, imp, p2, h))
+            pl = leads.get((source, verdict.question), 1.0)
+            questions.append(Question(verdict.probability or 0.0, m, pos, rep, ans, imp, p2, h, pl))
         items.append(Item(
             dataset, line.doc, float(line.label_coverage), float(len(tokens(summary))), bigram_overlap(summary, source),
             result.coverage_score, tuple(questions),
@@ -269,7 +305,7 @@ def weighted(values: list[float], weights: list[float]) -> float:
 
 
 def weight(q: Question, params: dict[str, float]) -> float:
-    by = {"rep": q.rep, "ans": q.ans, "imp": q.imp}[params.get("by", "rep")]  # type: ignore[index]
+    by = {"rep": q.rep, "ans": q.ans, "imp": q.imp, "pl": q.pl}[params.get("by", "rep")]  # type: ignore[index]
     kept = q.imp >= params.get("cut", 0.0)
     headline = 1 + params.get("kappa", 0.0) * q.h
     return math.exp(-params.get("lam", 0.0) * q.pos) * by ** params.get("gamma", 0.0) * headline * kept
@@ -281,7 +317,7 @@ def keep_one(qs: tuple[Question, ...], params: dict[str, float]) -> tuple[Questi
     if not qs or any(q.imp >= cut for q in qs):
         return qs
     best = max(qs, key=lambda q: q.imp)
-    return tuple(q if q is not best else Question(q.p, q.m, q.pos, q.rep, q.ans, cut, q.p2, q.h) for q in qs)
+    return tuple(q if q is not best else Question(q.p, q.m, q.pos, q.rep, q.ans, cut, q.p2, q.h, q.pl) for q in qs)
 
 
 def share(qs: tuple[Question, ...], params: dict[str, float]) -> float:
@@ -321,6 +357,19 @@ KAPPAS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0]
 HEADLINE: list[tuple[str, Aggregate, list[dict[str, float]]]] = [
     ("share, weighted by 1 + kappa h", share, [{"kappa": k} for k in KAPPAS]),
     ("mean e, weighted by 1 + kappa h", mean, [{"beta": b, "kappa": k} for b, k in itertools.product(BETAS, KAPPAS)]),
+]
+def lead_relative(qs: tuple[Question, ...], params: dict[str, float]) -> float:
+    """The share answered, over the share the source's lead answers (floored at ``floor``), capped at 1."""
+    if not qs:
+        return 0.0
+    mine = sum(q.p >= THRESHOLD for q in qs) / len(qs)
+    lead = sum(q.pl >= THRESHOLD for q in qs) / len(qs)
+    return min(1.0, mine / max(lead, params.get("floor", 0.1)))
+
+
+LEAD: list[tuple[str, Aggregate, list[dict[str, float]]]] = [
+    ("share, weighted by pl^gamma", share, [{"by": "pl", "gamma": g} for g in GAMMAS]),  # type: ignore[dict-item]
+    ("share / the lead's share (floored)", lead_relative, [{"floor": f} for f in (0.1, 0.2, 0.3, 0.5, 1.0)]),
 ]
 CUTS = [0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
 JUDGED: list[tuple[str, Aggregate, list[dict[str, float]]]] = [
@@ -384,7 +433,7 @@ def paired_change(
     return value, low, high
 
 
-def report(items: list[Item], resamples: int, judged: bool, ensemble: bool, headline: bool) -> None:
+def report(items: list[Item], resamples: int, judged: bool, ensemble: bool, headline: bool, lead: bool) -> None:
     split = halves(items)
     datasets = sorted({i.dataset for i in items})
     print(f"{len(items)} items; documents per half: " + ", ".join(
@@ -396,7 +445,7 @@ def report(items: list[Item], resamples: int, judged: bool, ensemble: bool, head
     if headline:
         every = [q for i in items for q in i.questions]
         print(f"h: mean {np.mean([q.h for q in every]):.2f}, share > 0 {np.mean([q.h > 0 for q in every]):.2f}")
-    extra = (JUDGED if judged else []) + (ENSEMBLE if ensemble else []) + (HEADLINE if headline else [])
+    extra = (JUDGED if judged else []) + (ENSEMBLE if ensemble else []) + (HEADLINE if headline else []) + (LEAD if lead else [])
     for name, fn, grid in CANDIDATES + extra:
         print(f"\n## {name}")
         for fit, held in ((0, 1), (1, 0)):
@@ -460,9 +509,10 @@ def main() -> None:
     parser.add_argument("--judge", action="store_true", help="also ask the default judge for ans and imp per question")
     parser.add_argument("--ensemble", action="store_true", help="also ask the default judge for p2 per question")
     parser.add_argument("--headline", action="store_true", help="also ask the default judge for a headline per source")
+    parser.add_argument("--lead", action="store_true", help="also ask the default judge the questions of the source's lead")
     args = parser.parse_args()
-    items = [item for path in args.results for item in load(path, args.judge, args.ensemble, args.headline)]
-    report(items, args.resamples, args.judge, args.ensemble, args.headline)
+    items = [item for path in args.results for item in load(path, args.judge, args.ensemble, args.headline, args.lead)]
+    report(items, args.resamples, args.judge, args.ensemble, args.headline, args.lead)
     report_a_priori(items, args.resamples, args.ensemble)
 
 
