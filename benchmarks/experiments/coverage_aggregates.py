@@ -56,7 +56,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Callable, Iterable
+from typing import Annotated, Any, Callable, Iterable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -64,7 +64,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 from localsumm.bench import metrics
 from localsumm.bench.quality import bigram_overlap
 from localsumm.files import read_jsonl
-from localsumm.protocol import yes_probabilities
+from localsumm.protocol import Judge, yes_probabilities
 from localsumm.runs.results import read_results
 from localsumm.summarization import prompts
 from localsumm.text import content_words, sentences, tokens
@@ -72,7 +72,6 @@ from localsumm.text import content_words, sentences, tokens
 from common import RESULTS
 
 THRESHOLD = 0.5
-STORE = RESULTS / "coverage_aggregates.jsonl"
 
 # Worded as the question check is, in the same source context (the prefix is shared).
 IMPORTANCE_TASK = """\
@@ -80,44 +79,10 @@ Would a summary of the document in two or three sentences state the information 
 
 Question:"""
 
-
 MENTION_TASK = """\
 Does the summary mention the facts that the following question asks about? Answer with one word: yes or no.
 
 Question:"""
-
-
-def mention_messages(summary: str, question: str) -> prompts.Messages:
-    return [
-        {"role": "system", "content": prompts.SUMMARY_SYSTEM},
-        {"role": "user", "content": [prompts.fence("summary", summary) + "\n\n", MENTION_TASK, " " + question]},
-    ]
-
-
-def mention_verdicts(pairs: dict[str, tuple[str, list[str]]]) -> dict[tuple[str, str], float]:
-    """p2 per (summary hash, question), asked of the default judge for what is not stored yet."""
-    path = RESULTS / "coverage_mentions.jsonl"
-
-    def key(summary: str) -> str:
-        return hashlib.sha256(summary.encode()).hexdigest()[:16]
-
-    stored = {(row["summary"], row["question"]): row["p2"] for row in read_jsonl(path)} if path.exists() else {}
-    todo = [(summary, qs) for summary, qs in pairs.values() if any((key(summary), q) not in stored for q in qs)]
-    if todo:
-        from localsumm.backends import open_judge
-
-        judge = open_judge()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a") as out:
-            for n, (summary, qs) in enumerate(todo, 1):
-                ps = [p for p, _ in yes_probabilities(judge, "coverage", [mention_messages(summary, q) for q in qs])]
-                for q, p2 in zip(qs, ps):
-                    stored[(key(summary), q)] = p2
-                    out.write(json.dumps({"summary": key(summary), "question": q, "p2": round(p2, 4)}) + "\n")
-                if n % 24 == 0:
-                    print(f"asked the mention verdicts of {n} of {len(todo)} summaries", flush=True)
-    return {(summary, q): stored[(key(summary), q)] for summary, qs in pairs.values() for q in qs}
-
 
 HEADLINE_TASK = """\
 Write the headline of this document: one sentence of at most 15 words that states its most important news.
@@ -129,87 +94,70 @@ class Headline(BaseModel):
     headline: Annotated[str, StringConstraints(min_length=10, max_length=200)]
 
 
-def headlines(sources: Iterable[str]) -> dict[str, str]:
-    """One headline per source, written by the default judge for what is not stored yet."""
-    path = RESULTS / "coverage_headlines.jsonl"
+def context(system: str, tag: str, text: str, *segments: str) -> prompts.Messages:
+    """A prompt laid out as the scorer's are: the fenced text first, so verdicts on it share a prefix."""
+    return [{"role": "system", "content": system}, {"role": "user", "content": [prompts.fence(tag, text) + "\n\n", *segments]}]
 
-    def key(source: str) -> str:
-        return hashlib.sha256(source.encode()).hexdigest()[:16]
 
-    sources = list(dict.fromkeys(sources))
-    stored = {row["source"]: row["headline"] for row in read_jsonl(path)} if path.exists() else {}
-    todo = [s for s in sources if key(s) not in stored]
+Ask = Callable[[Judge, str, list[str]], list[Any]]
+
+
+def stored_answers(name: str, wanted: Iterable[tuple[str, list[str]]], ask: Ask) -> dict[tuple[str, str], Any]:
+    """One answer per (text, question): read from ``benchmarks/results/coverage_NAME.jsonl``, and what it
+    lacks asked of the default judge with ``ask(judge, text, questions)`` and appended as it comes."""
+    path = RESULTS / f"coverage_{name}.jsonl"
+
+    def key(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    wanted = list(wanted)
+    stored = {(row["text"], row["question"]): row["value"] for row in read_jsonl(path)} if path.exists() else {}
+    missing: dict[str, list[str]] = {}
+    for text, qs in wanted:
+        for q in qs:
+            if (key(text), q) not in stored and q not in missing.setdefault(text, []):
+                missing[text].append(q)
+    todo = [(text, qs) for text, qs in missing.items() if qs]
     if todo:
         from localsumm.backends import open_judge
 
         judge = open_judge()
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("a") as out:
-            for source in todo:
-                messages: prompts.Messages = [
-                    {"role": "system", "content": prompts.SOURCE_SYSTEM},
-                    {"role": "user", "content": [prompts.fence("document", source) + "\n\n", HEADLINE_TASK]},
-                ]
-                value, _ = judge.generate("questions", messages, Headline, 60)
-                stored[key(source)] = value.headline
-                out.write(json.dumps({"source": key(source), "headline": value.headline}) + "\n")
-                print(f"headline: {value.headline}", flush=True)
-    return {s: stored[key(s)] for s in sources}
+            for n, (text, qs) in enumerate(todo, 1):
+                for q, value in zip(qs, ask(judge, text, qs)):
+                    stored[(key(text), q)] = value
+                    out.write(json.dumps({"text": key(text), "question": q, "value": value}, ensure_ascii=False) + "\n")
+                if n % 12 == 0 or n == len(todo):
+                    print(f"{name}: asked about {n} of {len(todo)} texts", flush=True)
+    return {(text, q): stored[(key(text), q)] for text, qs in wanted for q in qs}
 
 
-def lead_verdicts(sets: dict[str, tuple[str, list[str]]]) -> dict[tuple[str, str], float]:
-    """pl per (source, question): the scorer's coverage verdict with the source's lead as the summary."""
-    path = RESULTS / "coverage_lead.jsonl"
-
-    def key(source: str) -> str:
-        return hashlib.sha256(source.encode()).hexdigest()[:16]
-
-    stored = {(row["source"], row["question"]): row["pl"] for row in read_jsonl(path)} if path.exists() else {}
-    todo = [(source, qs) for source, qs in sets.values() if any((key(source), q) not in stored for q in qs)]
-    if todo:
-        from localsumm.backends import open_judge
-
-        judge = open_judge()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a") as out:
-            for source, qs in todo:
-                lead = " ".join(sentences(source)[:3])
-                ps = [p for p, _ in yes_probabilities(judge, "coverage", [prompts.coverage_messages(lead, q) for q in qs])]
-                for q, pl in zip(qs, ps):
-                    stored[(key(source), q)] = pl
-                    out.write(json.dumps({"source": key(source), "question": q, "pl": round(pl, 4)}) + "\n")
-            print(f"asked the lead verdicts of {len(todo)} sources", flush=True)
-    return {(source, q): stored[(key(source), q)] for source, qs in sets.values() for q in qs}
+def probabilities(judge: Judge, step: str, batch: list[prompts.Messages]) -> list[float]:
+    return [round(p, 4) for p, _ in yes_probabilities(judge, step, batch)]
 
 
-def importance_messages(source: str, question: str) -> prompts.Messages:
-    return [
-        {"role": "system", "content": prompts.SOURCE_SYSTEM},
-        {"role": "user", "content": [prompts.fence("document", source) + "\n\n", IMPORTANCE_TASK, " " + question]},
-    ]
+def ask_source(judge: Judge, source: str, qs: list[str]) -> list[list[float]]:
+    """(ans, imp) per question: the question check's verdict and the importance verdict."""
+    batch = [prompts.answerable_messages(source, q) for q in qs]
+    batch += [context(prompts.SOURCE_SYSTEM, "document", source, IMPORTANCE_TASK, " " + q) for q in qs]
+    ps = probabilities(judge, "answerable", batch)
+    return [list(pair) for pair in zip(ps[: len(qs)], ps[len(qs) :])]
 
 
-def source_verdicts(sets: dict[str, tuple[str, list[str]]]) -> dict[tuple[str, str], tuple[float, float]]:
-    """(ans, imp) per (source hash, question), asked of the default judge for what is not stored yet."""
-    def key(source: str) -> str:
-        return hashlib.sha256(source.encode()).hexdigest()[:16]
+def ask_mention(judge: Judge, summary: str, qs: list[str]) -> list[float]:
+    return probabilities(judge, "coverage", [context(prompts.SUMMARY_SYSTEM, "summary", summary, MENTION_TASK, " " + q) for q in qs])
 
-    stored = {(row["source"], row["question"]): (row["ans"], row["imp"]) for row in read_jsonl(STORE)} if STORE.exists() else {}
-    todo = [(source, qs) for source, qs in sets.values() if any((key(source), q) not in stored for q in qs)]
-    if todo:
-        from localsumm.backends import open_judge
 
-        judge = open_judge()
-        STORE.parent.mkdir(parents=True, exist_ok=True)
-        with STORE.open("a") as out:
-            for source, qs in todo:
-                batch = [prompts.answerable_messages(source, q) for q in qs] + [importance_messages(source, q) for q in qs]
-                ps = [p for p, _ in yes_probabilities(judge, "answerable", batch)]
-                for q, ans, imp in zip(qs, ps[: len(qs)], ps[len(qs) :]):
-                    stored[(key(source), q)] = (ans, imp)
-                    out.write(json.dumps({"source": key(source), "question": q, "ans": round(ans, 4), "imp": round(imp, 4)}) + "\n")
-                print(f"asked {len(batch)} verdicts of a source", flush=True)
-    return {(source, q): stored[(key(source), q)] for source, qs in sets.values() for q in qs}
+def ask_lead(judge: Judge, source: str, qs: list[str]) -> list[float]:
+    """The scorer's coverage verdict, with the source's first three sentences as the summary."""
+    lead = " ".join(sentences(source)[:3])
+    return probabilities(judge, "coverage", [prompts.coverage_messages(lead, q) for q in qs])
+
+
+def ask_headline(judge: Judge, source: str, qs: list[str]) -> list[str]:
+    value, _ = judge.generate("questions", context(prompts.SOURCE_SYSTEM, "document", source, HEADLINE_TASK), Headline, 60)
+    return [value.headline]  # type: ignore[attr-defined]
 
 
 def stems(words: Iterable[str]) -> set[str]:
@@ -257,17 +205,12 @@ def load(path: Path, judge: bool, ensemble: bool, headline: bool, lead: bool) ->
     items = []
     source_cache: dict[str, list[set[str]]] = {}
     lines = [line for line in read_results(path) if line.result is not None and line.label_coverage is not None]
-    asked = {}
-    if judge:
-        sets = {line.doc: (line.texts()[0], [v.question for v in line.result.analyze_step_result.coverage]) for line in lines}
-        asked = source_verdicts(sets)
-    heads = headlines(line.texts()[0] for line in lines) if headline else {}
-    leads = {}
-    if lead:
-        leads = lead_verdicts({line.doc: (line.texts()[0], [v.question for v in line.result.analyze_step_result.coverage]) for line in lines})
-    mentions = {}
-    if ensemble:
-        mentions = mention_verdicts({str(line.id): (line.texts()[1], [v.question for v in line.result.analyze_step_result.coverage]) for line in lines})
+    sources = [(line.texts()[0], [v.question for v in line.result.analyze_step_result.coverage]) for line in lines]
+    summaries = [(line.texts()[1], [v.question for v in line.result.analyze_step_result.coverage]) for line in lines]
+    asked = stored_answers("source_verdicts", sources, ask_source) if judge else {}
+    mentions = stored_answers("mentions", summaries, ask_mention) if ensemble else {}
+    leads = stored_answers("lead", sources, ask_lead) if lead else {}
+    heads = stored_answers("headlines", [(source, [""]) for source, _ in sources], ask_headline) if headline else {}
     for line in lines:
         result = line.result
         source, summary = line.texts()
@@ -280,7 +223,7 @@ def load(path: Path, judge: bool, ensemble: bool, headline: bool, lead: bool) ->
             ans, imp = asked.get((source, verdict.question), (1.0, 1.0))
             p2 = mentions.get((summary, verdict.question), 0.0)
             words = stems(content_words(verdict.question))
-            h = len(words & stems(content_words(heads[source]))) / len(words) if heads and words else 0.0
+            h = len(words & stems(content_words(heads[(source, "")]))) / len(words) if heads and words else 0.0
             pl = leads.get((source, verdict.question), 1.0)
             questions.append(Question(verdict.probability or 0.0, m, pos, rep, ans, imp, p2, h, pl))
         items.append(Item(
