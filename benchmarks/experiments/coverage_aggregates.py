@@ -1,10 +1,11 @@
 """Coverage recomputed from stored verdicts: question importance and the question's content in the summary.
 
-    .venv/bin/python benchmarks/experiments/coverage_aggregates.py RESULTS.jsonl [RESULTS.jsonl ...] [--judge]
+    .venv/bin/python benchmarks/experiments/coverage_aggregates.py RESULTS.jsonl... [--judge] [--ensemble] [--headline] [--lead]
 
 Reads `bench quality` results files (SummEval, REALSumm, RoSE: any with a
-coverage label) and asks nothing of a judge: every candidate is arithmetic on
-the coverage verdicts' probabilities, the questions, the summary and the source.
+coverage label). Without flags it asks nothing of a judge: every candidate is
+arithmetic on the coverage verdicts' probabilities, the questions, the summary
+and the source; each flag adds what the default judge answers about them.
 
 Per question ``q`` of an item:
 
@@ -34,11 +35,12 @@ Per question ``q`` of an item:
   whose questions are hard for every summary no longer looks worse covered).
 
 Candidates, each a per-item coverage value: the scorer's share of ``p >= 0.5``;
-the evidence ``e = (1 - beta) p + beta m`` as a share of ``e >= 0.5`` or as a
-mean; each weighted by ``exp(-lam pos)`` (the lead matters most) or by
-``rep ** gamma``, ``ans ** gamma``, ``imp ** gamma`` or ``1 + kappa h``, or
-only the questions with ``imp`` at or above a cut. Discipline: every dataset's documents are split in two halves
-by a hash of the document id; a family's parameters are fitted on one half of
+the evidence ``e = (1 - beta - delta) p + beta m + delta p2`` as a share of
+``e >= 0.5`` or as a mean; each weighted by ``exp(-lam pos)`` (the lead matters
+most) or by ``rep ** gamma``, ``ans ** gamma``, ``imp ** gamma``, ``pl ** gamma``
+or ``1 + kappa h``, or only the questions with ``imp`` at or above a cut; and
+the share over the lead's share. Discipline: every dataset's documents are split
+in two halves by a hash of the document id; a family's parameters are fitted on one half of
 every dataset together (the mean over datasets of pooled and per-document
 Pearson with the coverage label), then reported on the other half, and the
 halves swapped. The baselines and the scorer's own coverage are reported on the
@@ -325,10 +327,6 @@ JUDGED: list[tuple[str, Aggregate, list[dict[str, float]]]] = [
 
 # -- measures ---------------------------------------------------------------------------------------------
 
-def half_of(doc: str) -> int:
-    return int(hashlib.sha256(doc.encode()).hexdigest(), 16) % 2
-
-
 def halves(items: list[Item]) -> dict[int, list[Item]]:
     """Each dataset's documents in two halves as even as the hash order allows (sorted by hash, alternating)."""
     split: dict[int, list[Item]] = {0: [], 1: []}
@@ -381,6 +379,17 @@ def report(items: list[Item], resamples: int, judged: bool, ensemble: bool, head
     datasets = sorted({i.dataset for i in items})
     print(f"{len(items)} items; documents per half: " + ", ".join(
         f"{d} {len({i.doc for i in split[0] if i.dataset == d})}/{len({i.doc for i in split[1] if i.dataset == d})}" for d in datasets))
+    # Pooled figures mix two things: ranking within a document, and each document's level. Here the level alone.
+    for dataset in datasets:
+        by_doc: dict[str, list[Item]] = {}
+        for i in items:
+            if i.dataset == dataset:
+                by_doc.setdefault(i.doc, []).append(i)
+        label = [np.mean([i.label for i in v]) for v in by_doc.values()]
+        levels = {name: [np.mean([get(i) for i in v]) for v in by_doc.values()] for name, get in (
+            ("coverage", lambda i: i.coverage), ("length", lambda i: i.length), ("bigram", lambda i: i.bigram))}
+        print(f"{dataset}: per-document means, Pearson with the label's mean over {len(by_doc)} documents: "
+              + ", ".join(f"{name} {metrics.pearson(v, label):+.2f}" for name, v in levels.items()))
     if judged:
         every = [q for i in items for q in i.questions]
         print(f"imp: mean {np.mean([q.imp for q in every]):.2f}, share >= 0.5 {np.mean([q.imp >= 0.5 for q in every]):.2f}; "
