@@ -56,7 +56,7 @@ import itertools
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable
 
@@ -190,16 +190,19 @@ class Item:
     questions: tuple[Question, ...]
 
 
-def question_features(question: str, summary_stems: set[str], source_sentences: list[set[str]]) -> tuple[float, float, float]:
+def question_features(
+    question: str, summary_stems: set[str], source_sentences: list[set[str]], headline_stems: set[str]
+) -> tuple[float, float, float, float]:
+    """(m, pos, rep, h) of one question."""
     words = stems(content_words(question))
     if not words:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0.0
     m = len(words & summary_stems) / len(words)
     overlaps = [len(words & s) for s in source_sentences]
     best = int(np.argmax(overlaps)) if overlaps else 0
     pos = best / max(len(source_sentences) - 1, 1)
     rep = float(np.mean([sum(1 for s in source_sentences if w in s) / len(source_sentences) for w in words]))
-    return m, pos, rep
+    return m, pos, rep, len(words & headline_stems) / len(words)
 
 
 def load(path: Path, judge: bool, ensemble: bool, headline: bool, lead: bool) -> list[Item]:
@@ -219,13 +222,12 @@ def load(path: Path, judge: bool, ensemble: bool, headline: bool, lead: bool) ->
         if source not in source_cache:
             source_cache[source] = [stems(content_words(s)) for s in sentences(source)] or [set()]
         summary_stems = stems(content_words(summary))
+        headline_stems = stems(content_words(heads[(source, "")])) if heads else set()
         questions = []
         for verdict in result.analyze_step_result.coverage:
-            m, pos, rep = question_features(verdict.question, summary_stems, source_cache[source])
+            m, pos, rep, h = question_features(verdict.question, summary_stems, source_cache[source], headline_stems)
             ans, imp = asked.get((source, verdict.question), (1.0, 1.0))
             p2 = mentions.get((summary, verdict.question), 0.0)
-            words = stems(content_words(verdict.question))
-            h = len(words & stems(content_words(heads[(source, "")]))) / len(words) if heads and words else 0.0
             pl = leads.get((source, verdict.question), 1.0)
             questions.append(Question(verdict.probability or 0.0, m, pos, rep, ans, imp, p2, h, pl))
         items.append(Item(
@@ -262,7 +264,7 @@ def keep_one(qs: tuple[Question, ...], params: dict[str, float]) -> tuple[Questi
     if not qs or any(q.imp >= cut for q in qs):
         return qs
     best = max(qs, key=lambda q: q.imp)
-    return tuple(q if q is not best else Question(q.p, q.m, q.pos, q.rep, q.ans, cut, q.p2, q.h, q.pl) for q in qs)
+    return tuple(q if q is not best else replace(q, imp=cut) for q in qs)
 
 
 def share(qs: tuple[Question, ...], params: dict[str, float]) -> float:
@@ -303,6 +305,8 @@ HEADLINE: list[tuple[str, Aggregate, list[dict[str, float]]]] = [
     ("share, weighted by 1 + kappa h", share, [{"kappa": k} for k in KAPPAS]),
     ("mean e, weighted by 1 + kappa h", mean, [{"beta": b, "kappa": k} for b, k in itertools.product(BETAS, KAPPAS)]),
 ]
+
+
 def lead_relative(qs: tuple[Question, ...], params: dict[str, float]) -> float:
     """The share answered, over the share the source's lead answers (floored at ``floor``), capped at 1."""
     if not qs:
