@@ -9,7 +9,8 @@ the package only through its public modules. It does no work at import.
 - the per-sentence verdict rows that ``verdict_prompts.py`` and
   ``likelihood_alignment.py`` store: :func:`stored`, and their shared options, :func:`arguments`;
 - the alignment measures they report: :func:`measures`, :func:`held_out_accuracy`,
-  :func:`fold_thresholds` (``THRESHOLD``, the verdict threshold, 0.5).
+  :func:`fold_thresholds` (``THRESHOLD``, the verdict threshold, 0.5);
+- :func:`document_halves`, the split of documents that fits on one half and reports on the other.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from localsumm.bench import metrics
 from localsumm.files import read_jsonl
@@ -112,6 +113,13 @@ def fold_thresholds(scores: list[float], labels: list[float], docs: list[str]) -
         candidates = [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] or [THRESHOLD]
         thresholds.append(max(candidates, key=lambda t: metrics.balanced_accuracy([scores[i] >= t for i in fit], [labels[i] for i in fit])))
     return fold, thresholds
+
+
+def document_halves(docs: Iterable[str]) -> dict[str, int]:
+    """Each document's half (0 or 1): sorted by a hash of its id, alternating, so the halves are as even as
+    they can be and do not depend on the order of the file."""
+    ordered = sorted(set(docs), key=lambda d: hashlib.sha256(d.encode()).hexdigest())
+    return {doc: k % 2 for k, doc in enumerate(ordered)}
 
 
 def held_out_accuracy(scores: list[float], labels: list[float], docs: list[str]) -> float:

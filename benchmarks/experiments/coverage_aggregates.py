@@ -71,7 +71,7 @@ from localsumm.runs.results import read_results
 from localsumm.summarization import prompts
 from localsumm.text import content_words, sentences, tokens
 
-from common import RESULTS
+from common import RESULTS, document_halves
 
 THRESHOLD = 0.5
 
@@ -332,14 +332,13 @@ JUDGED: list[tuple[str, Aggregate, list[dict[str, float]]]] = [
 # -- measures ---------------------------------------------------------------------------------------------
 
 def halves(items: list[Item]) -> dict[int, list[Item]]:
-    """Each dataset's documents in two halves as even as the hash order allows (sorted by hash, alternating)."""
+    """Each dataset's documents in two halves (``document_halves``)."""
     split: dict[int, list[Item]] = {0: [], 1: []}
     for dataset in sorted({i.dataset for i in items}):
-        docs = sorted({i.doc for i in items if i.dataset == dataset}, key=lambda d: hashlib.sha256(d.encode()).hexdigest())
-        side = {d: k % 2 for k, d in enumerate(docs)}
-        for i in items:
-            if i.dataset == dataset:
-                split[side[i.doc]].append(i)
+        mine = [i for i in items if i.dataset == dataset]
+        side = document_halves(i.doc for i in mine)
+        for i in mine:
+            split[side[i.doc]].append(i)
     return split
 
 
@@ -378,6 +377,29 @@ def paired_change(
     return value, low, high
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """A candidate against the scorer's own coverage on the same items."""
+
+    candidate: tuple[float, float]
+    """(pooled, per-document) Pearson with the coverage label."""
+    scorer: tuple[float, float]
+    pooled_change: tuple[float, float, float]
+    """(change, low, high): paired, documents resampled."""
+    per_doc_change: tuple[float, float, float]
+
+
+def compare(subset: list[Item], fn: Aggregate, params: dict[str, float], resamples: int) -> Comparison:
+    labels = np.array([i.label for i in subset])
+    docs = [i.doc for i in subset]
+    new = np.array([fn(i.questions, params) for i in subset])
+    old = np.array([i.coverage for i in subset])
+    return Comparison(
+        figures(new, labels, docs), figures(old, labels, docs),
+        paired_change(subset, new, old, False, resamples), paired_change(subset, new, old, True, resamples),
+    )
+
+
 def report(items: list[Item], resamples: int, judged: bool, ensemble: bool, headline: bool, lead: bool) -> None:
     split = halves(items)
     datasets = sorted({i.dataset for i in items})
@@ -412,16 +434,14 @@ def report(items: list[Item], resamples: int, judged: bool, ensemble: bool, head
                 subset = [i for i in split[held] if i.dataset == dataset]
                 labels = np.array([i.label for i in subset])
                 docs = [i.doc for i in subset]
-                new = np.array([fn(i.questions, best) for i in subset])
-                old = np.array([i.coverage for i in subset])
+                c = compare(subset, fn, best, resamples)
                 row = {
-                    "candidate": figures(new, labels, docs),
-                    "scorer": figures(old, labels, docs),
+                    "candidate": c.candidate,
+                    "scorer": c.scorer,
                     "length": figures(np.array([i.length for i in subset]), labels, docs),
                     "bigram": figures(np.array([i.bigram for i in subset]), labels, docs),
                 }
-                pooled = paired_change(subset, new, old, False, resamples)
-                per_doc = paired_change(subset, new, old, True, resamples)
+                pooled, per_doc = c.pooled_change, c.per_doc_change
                 print(f"  {dataset:9} ({len(set(docs))} docs) pooled / per-document Pearson: "
                       + "  ".join(f"{k} {a:+.3f}/{b:+.3f}" for k, (a, b) in row.items())
                       + f"  change pooled {pooled[0]:+.3f} [{pooled[1]:+.3f}, {pooled[2]:+.3f}]"
@@ -445,15 +465,10 @@ def report_a_priori(items: list[Item], resamples: int, ensemble: bool) -> None:
         print(f"{name}:")
         for dataset in sorted({i.dataset for i in items}):
             subset = [i for i in items if i.dataset == dataset]
-            labels = np.array([i.label for i in subset])
-            docs = [i.doc for i in subset]
-            new = np.array([fn(i.questions, params) for i in subset])
-            old = np.array([i.coverage for i in subset])
-            a, b = figures(new, labels, docs)
-            c, d = figures(old, labels, docs)
-            pooled = paired_change(subset, new, old, False, resamples)
-            per_doc = paired_change(subset, new, old, True, resamples)
-            print(f"  {dataset:9} ({len(set(docs))} docs) pooled {a:+.3f} (scorer {c:+.3f}; change {pooled[0]:+.3f} "
+            comparison = compare(subset, fn, params, resamples)
+            (a, b), (c, d) = comparison.candidate, comparison.scorer
+            pooled, per_doc = comparison.pooled_change, comparison.per_doc_change
+            print(f"  {dataset:9} ({len({i.doc for i in subset})} docs) pooled {a:+.3f} (scorer {c:+.3f}; change {pooled[0]:+.3f} "
                   f"[{pooled[1]:+.3f}, {pooled[2]:+.3f}])  per document {b:+.3f} (scorer {d:+.3f}; change "
                   f"{per_doc[0]:+.3f} [{per_doc[1]:+.3f}, {per_doc[2]:+.3f}])")
 

@@ -10,19 +10,20 @@ quartiles, and the share of the group in each band (``--bands``: each band's
 name and lower bound, highest first; the README's table is the default, and
 the table it replaced was ``excellent=0.9,good=0.7,fair=0.4,poor=0.1,zero=0``); then, for each
 cut, the share of each group scoring at or above it, over all documents and
-over each half of them (documents split by a hash of their id, alternating), so
+over each half of them (``common.document_halves``), so
 a band drawn from one half can be checked on the other.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 from pathlib import Path
 
 import numpy as np
 
 from localsumm.runs.results import read_results
+
+from common import document_halves
 
 README_BANDS = "good=0.6,fair=0.2,poor=0"
 
@@ -53,11 +54,11 @@ def main() -> None:
     rows: dict[str, list[tuple[float, float, float]]] = {"best": [], "between": [], "worst": []}
     halves: list[dict[str, list[tuple[float, float, float]]]] = [{"best": [], "between": [], "worst": []} for _ in range(2)]
     lines = [line for line in read_results(args.results) if line.result is not None]
-    order = sorted({line.doc for line in lines}, key=lambda d: hashlib.sha256(d.encode()).hexdigest())
+    half = document_halves(line.doc for line in lines)
     for line in lines:
         row = (line.score, line.alignment_score, line.coverage_score)
         rows[group(line.fields["meta"])].append(row)
-        halves[order.index(line.doc) % 2][group(line.fields["meta"])].append(row)
+        halves[half[line.doc]][group(line.fields["meta"])].append(row)
     print("bands (lower bounds): " + ", ".join(f"{n} >= {b:g}" for n, b in bounds.items()))
     print(f"{'group':8} {'n':>3}  {'score: min q1 median q3 max':30}  {'mean alignment / coverage':26}  share per band")
     for name, values in rows.items():
