@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/experiments/coverage_oracle.py [--data benchmarks/data/realsumm.dev.jsonl] [--model NAME] [--limit N]
     .venv/bin/python benchmarks/experiments/coverage_oracle.py --data DATA --facts judge [--results RESULTS.jsonl]
+    .venv/bin/python benchmarks/experiments/coverage_oracle.py --data DATA --facts judge-summary [--results RESULTS.jsonl]
 
 REALSumm's label is the share of the reference's key facts (SCUs, in
 ``meta.keyfacts_scus``; RoSE's ACUs in ``meta.reference_acus``) that crowd
@@ -16,6 +17,13 @@ from the source itself ("the most important facts …, the ones a short summary
 must keep", ``FACTS_TASK``, in the source context, once per source): a scorer
 *could* do this, so it tests whether questions drawn from what the judge deems
 the main facts come closer to the oracle than the scorer's passage questions.
+``--facts judge-summary`` builds the pseudo-reference the label's pipeline
+needs the way that pipeline does: the judge writes a short summary of the
+source (``SUMMARY_TASK``, source context), and the judge splits it into
+single facts (``ATOMIC_TASK``, summary context; the scorer's claims step kept
+the sentences whole). Lite-Pyramid with a judge-written reference, then: it tests whether
+the gap to the oracle is the *form* of the facts (atomic, what a summary
+keeps) rather than what the judge deems important.
 ``--results`` (a `bench quality` results file of the same data) adds the
 scorer's own coverage on the same items.
 
@@ -40,12 +48,13 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from localsumm.backends import open_judge
 from localsumm.bench import metrics
+from localsumm.errors import JudgeError
 from localsumm.files import read_jsonl
 from localsumm.protocol import Judge, yes_probabilities
 from localsumm.runs.results import read_results
 from localsumm.summarization import prompts
 
-from common import RESULTS, dev_set
+from common import RESULTS, THRESHOLD, dev_set
 
 DATA = dev_set("realsumm")
 
@@ -79,25 +88,74 @@ def judge_facts(judge: Judge, source: str) -> list[str]:
     return list(dict.fromkeys(f.strip() for f in value.facts))  # type: ignore[attr-defined]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--facts", choices=("reference", "judge"), default="reference")
-    parser.add_argument("--results", type=Path, default=None, help="bench quality results of the same data")
-    args = parser.parse_args()
+SUMMARY_SENTENCES = 3
+SUMMARY_TASK = f"""\
+Write a summary of the document in at most {SUMMARY_SENTENCES} sentences, as the highlights under a news headline: its most important facts, in your own words, with names and numbers as the document states them.
+Answer in JSON, for example: {{"summary": ["The museum reopened in 1932 after a fire.", "Anna Berg designed the new bridge."]}}"""
 
+
+# The product's claims step keeps the 1.5B judge's summary sentences whole (several facts each); the
+# label's key facts are single facts, so this split asks for them and shows one sentence split.
+ATOMIC_TASK = """\
+Split the summary into single facts. Each fact is a short sentence of at most 10 words, without commas, that states one thing the summary says (who did what, a number, a date, a place), with names instead of pronouns. Add nothing the summary does not say.
+For example, "The museum, designed by Anna Berg, reopened in 1932 after a fire." gives: {"facts": ["The museum reopened in 1932.", "Anna Berg designed the museum.", "The museum reopened after a fire."]}"""
+N_ATOMIC = 10
+
+
+# One sentence per item, in the grammar (string lengths are not: localsumm.backends.grammar): without
+# it the judge ran one summary "sentence" on, repeating itself, to the token cap. A fact has no comma
+# either, so it cannot be a lead sentence copied whole.
+SENTENCE = r"^[^\"\\\x00-\x1f.!?]{10,}\.$"
+FACT = r"^[^\"\\\x00-\x1f.!?;,]{6,}\.$"
+
+
+class AtomicFacts(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    facts: list[Annotated[str, StringConstraints(pattern=FACT, max_length=300)]] = Field(min_length=1, max_length=N_ATOMIC)
+
+
+class SummaryText(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    summary: list[Annotated[str, StringConstraints(pattern=SENTENCE, max_length=300)]] = Field(
+        min_length=1, max_length=SUMMARY_SENTENCES)
+
+
+def judge_summary_facts(judge: Judge, source: str) -> tuple[str, list[str]]:
+    """The judge's own short summary of ``source``, and its single facts (``ATOMIC_TASK``, summary context)."""
+    messages: prompts.Messages = [
+        {"role": "system", "content": prompts.SOURCE_SYSTEM},
+        {"role": "user", "content": [prompts.fence("document", source) + "\n\n", SUMMARY_TASK]},
+    ]
+    value, _ = judge.generate("questions", messages, SummaryText, 160 * SUMMARY_SENTENCES)  # a sentence of 240 characters in names can take 100 tokens
+    summary = " ".join(s.strip() for s in value.summary)  # type: ignore[attr-defined]
+    if not summary:
+        return summary, []
+    split: prompts.Messages = [
+        {"role": "system", "content": prompts.SUMMARY_SYSTEM},
+        {"role": "user", "content": [prompts.fence("summary", summary) + "\n\n", ATOMIC_TASK]},
+    ]
+    try:
+        facts, _ = judge.generate("claims", split, AtomicFacts, 40 * N_ATOMIC)
+    except JudgeError as e:  # the split ran on past its cap: the summary's sentences are the facts
+        print(f"split failed ({e}); the summary's sentences are its facts")
+        return summary, [s.strip() for s in value.summary]  # type: ignore[attr-defined]
+    return summary, list(dict.fromkeys(f.strip() for f in facts.facts))  # type: ignore[attr-defined]
+
+
+def ask(judge: Judge, args: argparse.Namespace) -> tuple[list[dict], float]:
+    """Per item, the judge's probabilities that the summary states each fact, and the seconds that took."""
     items = read_jsonl(args.data)
-    wanted = (lambda i: True) if args.facts == "judge" else key_facts
+    wanted = key_facts if args.facts == "reference" else (lambda i: True)
     items = [i for i in items if i.get("label_coverage") is not None and wanted(i)][: args.limit]
-    judge = open_judge(args.model)
-    threshold = judge.info.thresholds.coverage
-    if args.facts == "judge":
+    if args.facts != "reference":
         by_source: dict[str, list[str]] = {}
         for item in items:
             if item["source"] not in by_source:
-                by_source[item["source"]] = judge_facts(judge, item["source"])
+                if args.facts == "judge":
+                    by_source[item["source"]] = judge_facts(judge, item["source"])
+                else:
+                    written, by_source[item["source"]] = judge_summary_facts(judge, item["source"])
+                    print(f"{item['meta']['doc_id']} summary: {written}")
                 print(f"{item['meta']['doc_id']}: {by_source[item['source']]}", flush=True)
         facts_of = lambda item: by_source[item["source"]]  # noqa: E731
     else:
@@ -109,25 +167,50 @@ def main() -> None:
         ps = [p for p, _ in yes_probabilities(judge, "coverage", batch)]
         rows.append({"id": item["id"], "doc": item["meta"]["doc_id"], "label": item["label_coverage"],
                      "length": len(item["summary"].split()), "probabilities": ps})
-    seconds = time.perf_counter() - start
+    return rows, time.perf_counter() - start
 
-    kind = "" if args.facts == "reference" else ".judge-facts"
-    out = RESULTS / f"coverage-oracle{kind}.{args.data.stem}.{judge.info.name}.{prompts.PROMPT_VERSION}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--facts", choices=("reference", "judge", "judge-summary"), default="reference")
+    parser.add_argument("--results", type=Path, default=None, help="bench quality results of the same data")
+    parser.add_argument("--report", action="store_true", help="report the probabilities an earlier run stored")
+    args = parser.parse_args()
+
+    kind = {"reference": "", "judge": ".judge-facts", "judge-summary": ".judge-summary"}[args.facts]
+    if args.report:  # no judge is loaded: the stored file names it
+        out = max(RESULTS.glob(f"coverage-oracle{kind}.{args.data.stem}.*.json"), key=lambda f: f.stat().st_mtime)
+        rows, seconds, name, threshold = json.loads(out.read_text(encoding="utf-8")), 0.0, out.name.split(".")[-4], THRESHOLD
+    else:
+        judge = open_judge(args.model)
+        name, threshold = judge.info.name, judge.info.thresholds.coverage
+        out = RESULTS / f"coverage-oracle{kind}.{args.data.stem}.{name}.{prompts.PROMPT_VERSION}.json"
+        rows, seconds = ask(judge, args)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
     labels = [r["label"] for r in rows]
     docs = [r["doc"] for r in rows]
     predictors = {
-        f"share of key facts answered (p >= {threshold:g})": [sum(p >= threshold for p in r["probabilities"]) / len(r["probabilities"]) for r in rows],
-        "mean probability": [sum(r["probabilities"]) / len(r["probabilities"]) for r in rows],
+        f"share of key facts answered (p >= {threshold:g})": [sum(p >= threshold for p in r["probabilities"]) / max(len(r["probabilities"]), 1) for r in rows],
+        "mean probability": [sum(r["probabilities"]) / max(len(r["probabilities"]), 1) for r in rows],
         "baseline: summary length": [float(r["length"]) for r in rows],
     }
+    scorer = "the scorer's coverage (passage questions)"
     if args.results:
-        scored = {line.id: line.coverage_score for line in read_results(args.results) if line.scored}
-        predictors["the scorer's coverage (passage questions)"] = [scored[r["id"]] for r in rows]
+        lines = {line.id: line for line in read_results(args.results) if line.scored}
+        predictors[scorer] = [lines[r["id"]].coverage_score for r in rows]
+        # The facts asked beside the scorer's own questions: one set, each question and fact one vote.
+        answered = [[v.answered for v in lines[r["id"]].result.analyze_step_result.coverage] for r in rows]  # type: ignore[union-attr]
+        predictors["the scorer's questions and these facts together"] = [
+            (sum(a) + sum(p >= threshold for p in r["probabilities"])) / max(len(a) + len(r["probabilities"]), 1)
+            for a, r in zip(answered, rows)
+        ]
     facts = sum(len(r["probabilities"]) for r in rows)
-    print(f"{len(rows)} items, {facts} {'judge-listed' if args.facts == 'judge' else 'key'} facts asked, {seconds:.0f} s, judge {judge.info.name}, prompts {prompts.PROMPT_VERSION}")
+    print(f"{len(rows)} items, {facts} {'key' if args.facts == 'reference' else args.facts} facts asked, {seconds:.0f} s, judge {name}, prompts {prompts.PROMPT_VERSION}")
     print(f"{'predictor':<40} {'Pearson [95%]':>22} {'Spearman':>9} {'Pearson/doc [95%]':>22} {'Spearman/doc':>13}")
     for name, values in predictors.items():
         x, y, d = np.asarray(values, float), np.asarray(labels, float), np.asarray(docs)
@@ -138,6 +221,20 @@ def main() -> None:
               f"{metrics.spearman(values, labels):9.3f} "
               f"{metrics.per_document(metrics.pearson, values, labels, docs):6.3f} [{per_doc[0]:.3f}, {per_doc[1]:.3f}] "
               f"{metrics.per_document(metrics.spearman, values, labels, docs):13.3f}")
+    if scorer in predictors:
+        print(f"change against the scorer on the same items (paired; pooled: items resampled, per document: documents)")
+        s, y, d = np.asarray(predictors[scorer], float), np.asarray(labels, float), np.asarray(docs)
+        for name, values in predictors.items():
+            if name == scorer:
+                continue
+            x = np.asarray(values, float)
+            pooled = lambda i: metrics.pearson(x[i], y[i]) - metrics.pearson(s[i], y[i])  # noqa: E731
+            per_doc = lambda i: (metrics.per_document(metrics.pearson, x[i].tolist(), y[i].tolist(), d[i].tolist())  # noqa: E731
+                                 - metrics.per_document(metrics.pearson, s[i].tolist(), y[i].tolist(), d[i].tolist()))
+            all_items = np.arange(len(x))
+            lo, hi = metrics.bootstrap_ci(pooled, len(x))
+            dlo, dhi = metrics.bootstrap_ci(per_doc, len(x), groups=docs)
+            print(f"{name:<40} pooled {pooled(all_items):+.3f} [{lo:+.3f}, {hi:+.3f}]   per document {per_doc(all_items):+.3f} [{dlo:+.3f}, {dhi:+.3f}]")
     print(f"results: {out}")
 
 
