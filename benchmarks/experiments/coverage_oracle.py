@@ -79,11 +79,13 @@ class FactList(BaseModel):
     facts: list[Annotated[str, StringConstraints(min_length=10, max_length=200)]] = Field(min_length=1, max_length=N_FACTS)
 
 
+def context(system: str, tag: str, text: str, task: str) -> prompts.Messages:
+    """A prompt laid out as the scorer's are: system text, the fenced text, then the task."""
+    return [{"role": "system", "content": system}, {"role": "user", "content": [prompts.fence(tag, text) + "\n\n", task]}]
+
+
 def judge_facts(judge: Judge, source: str) -> list[str]:
-    messages: prompts.Messages = [
-        {"role": "system", "content": prompts.SOURCE_SYSTEM},
-        {"role": "user", "content": [prompts.fence("document", source) + "\n\n", FACTS_TASK]},
-    ]
+    messages = context(prompts.SOURCE_SYSTEM, "document", source, FACTS_TASK)
     value, _ = judge.generate("questions", messages, FactList, 128 * N_FACTS)  # facts copied whole run long
     return list(dict.fromkeys(f.strip() for f in value.facts))  # type: ignore[attr-defined]
 
@@ -122,18 +124,11 @@ class SummaryText(BaseModel):
 
 def judge_summary_facts(judge: Judge, source: str) -> tuple[str, list[str]]:
     """The judge's own short summary of ``source``, and its single facts (``ATOMIC_TASK``, summary context)."""
-    messages: prompts.Messages = [
-        {"role": "system", "content": prompts.SOURCE_SYSTEM},
-        {"role": "user", "content": [prompts.fence("document", source) + "\n\n", SUMMARY_TASK]},
-    ]
-    value, _ = judge.generate("questions", messages, SummaryText, 160 * SUMMARY_SENTENCES)  # a sentence of 240 characters in names can take 100 tokens
+    messages = context(prompts.SOURCE_SYSTEM, "document", source, SUMMARY_TASK)
+    # A cap, not a target: a sentence of up to 300 characters, dense with names, takes up to about 100 tokens.
+    value, _ = judge.generate("questions", messages, SummaryText, 160 * SUMMARY_SENTENCES)
     summary = " ".join(s.strip() for s in value.summary)  # type: ignore[attr-defined]
-    if not summary:
-        return summary, []
-    split: prompts.Messages = [
-        {"role": "system", "content": prompts.SUMMARY_SYSTEM},
-        {"role": "user", "content": [prompts.fence("summary", summary) + "\n\n", ATOMIC_TASK]},
-    ]
+    split = context(prompts.SUMMARY_SYSTEM, "summary", summary, ATOMIC_TASK)
     try:
         facts, _ = judge.generate("claims", split, AtomicFacts, 40 * N_ATOMIC)
     except JudgeError as e:  # the split ran on past its cap: the summary's sentences are the facts
@@ -181,13 +176,14 @@ def main() -> None:
     args = parser.parse_args()
 
     kind = {"reference": "", "judge": ".judge-facts", "judge-summary": ".judge-summary"}[args.facts]
-    if args.report:  # no judge is loaded: the stored file names it
-        out = max(RESULTS.glob(f"coverage-oracle{kind}.{args.data.stem}.*.json"), key=lambda f: f.stat().st_mtime)
-        rows, seconds, name, threshold = json.loads(out.read_text(encoding="utf-8")), 0.0, out.name.split(".")[-4], THRESHOLD
+    prefix, suffix = f"coverage-oracle{kind}.{args.data.stem}.", f".{prompts.PROMPT_VERSION}.json"
+    if args.report:  # no judge is loaded: the stored file (of today's prompts) names it
+        out = max(RESULTS.glob(f"{prefix}*{suffix}"), key=lambda f: f.stat().st_mtime)
+        rows, seconds, name, threshold = json.loads(out.read_text(encoding="utf-8")), 0.0, out.name[len(prefix):-len(suffix)], THRESHOLD
     else:
         judge = open_judge(args.model)
         name, threshold = judge.info.name, judge.info.thresholds.coverage
-        out = RESULTS / f"coverage-oracle{kind}.{args.data.stem}.{name}.{prompts.PROMPT_VERSION}.json"
+        out = RESULTS / f"{prefix}{name}{suffix}"
         rows, seconds = ask(judge, args)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
@@ -212,29 +208,29 @@ def main() -> None:
     facts = sum(len(r["probabilities"]) for r in rows)
     print(f"{len(rows)} items, {facts} {'key' if args.facts == 'reference' else args.facts} facts asked, {seconds:.0f} s, judge {name}, prompts {prompts.PROMPT_VERSION}")
     print(f"{'predictor':<40} {'Pearson [95%]':>22} {'Spearman':>9} {'Pearson/doc [95%]':>22} {'Spearman/doc':>13}")
-    for name, values in predictors.items():
+    for predictor, values in predictors.items():
         x, y, d = np.asarray(values, float), np.asarray(labels, float), np.asarray(docs)
         pooled = metrics.bootstrap_ci(lambda i: metrics.pearson(x[i], y[i]), len(x))
         per_doc = metrics.bootstrap_ci(
             lambda i: metrics.per_document(metrics.pearson, x[i].tolist(), y[i].tolist(), d[i].tolist()), len(x), groups=docs)
-        print(f"{name:<40} {metrics.pearson(values, labels):6.3f} [{pooled[0]:.3f}, {pooled[1]:.3f}] "
+        print(f"{predictor:<40} {metrics.pearson(values, labels):6.3f} [{pooled[0]:.3f}, {pooled[1]:.3f}] "
               f"{metrics.spearman(values, labels):9.3f} "
               f"{metrics.per_document(metrics.pearson, values, labels, docs):6.3f} [{per_doc[0]:.3f}, {per_doc[1]:.3f}] "
               f"{metrics.per_document(metrics.spearman, values, labels, docs):13.3f}")
     if scorer in predictors:
-        print(f"change against the scorer on the same items (paired; pooled: items resampled, per document: documents)")
-        s, y, d = np.asarray(predictors[scorer], float), np.asarray(labels, float), np.asarray(docs)
-        for name, values in predictors.items():
-            if name == scorer:
+        print("change against the scorer on the same items (paired; pooled: items resampled, per document: documents)")
+        ours, y, d = np.asarray(predictors[scorer], float), np.asarray(labels, float), np.asarray(docs)
+        for predictor, values in predictors.items():
+            if predictor == scorer:
                 continue
             x = np.asarray(values, float)
-            pooled = lambda i: metrics.pearson(x[i], y[i]) - metrics.pearson(s[i], y[i])  # noqa: E731
+            pooled = lambda i: metrics.pearson(x[i], y[i]) - metrics.pearson(ours[i], y[i])  # noqa: E731
             per_doc = lambda i: (metrics.per_document(metrics.pearson, x[i].tolist(), y[i].tolist(), d[i].tolist())  # noqa: E731
-                                 - metrics.per_document(metrics.pearson, s[i].tolist(), y[i].tolist(), d[i].tolist()))
+                                 - metrics.per_document(metrics.pearson, ours[i].tolist(), y[i].tolist(), d[i].tolist()))
             all_items = np.arange(len(x))
             lo, hi = metrics.bootstrap_ci(pooled, len(x))
             dlo, dhi = metrics.bootstrap_ci(per_doc, len(x), groups=docs)
-            print(f"{name:<40} pooled {pooled(all_items):+.3f} [{lo:+.3f}, {hi:+.3f}]   per document {per_doc(all_items):+.3f} [{dlo:+.3f}, {dhi:+.3f}]")
+            print(f"{predictor:<40} pooled {pooled(all_items):+.3f} [{lo:+.3f}, {hi:+.3f}]   per document {per_doc(all_items):+.3f} [{dlo:+.3f}, {dhi:+.3f}]")
     print(f"results: {out}")
 
 
