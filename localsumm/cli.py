@@ -48,6 +48,10 @@ _QUESTION_CHECK = typer.Option(
     True, "--question-check/--no-question-check",
     help="Drop a generated question that the source itself does not answer 'yes' before coverage asks it.",
 )
+_KEY_FACTS = typer.Option(
+    False, "--key-facts/--no-key-facts",
+    help="Also ask the source's key facts: the judge writes its highlights and coverage asks each single fact (English).",
+)
 _MAX_QUESTIONS = typer.Option(10, "--max-questions", help="Cap on coverage questions.")
 _THREADS = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores].")
 _MODEL = typer.Option(None, "--model", help="Registry name, path to a .gguf file, or openai:NAME [default: the default judge].")
@@ -74,6 +78,7 @@ def score(
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
     question_check: bool = _QUESTION_CHECK,
+    key_facts: bool = _KEY_FACTS,
     as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
     camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
@@ -86,7 +91,7 @@ def score(
     try:
         options = _options(
             max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check,
-            check_questions=question_check, n_ctx=n_ctx,
+            check_questions=question_check, key_facts=key_facts, n_ctx=n_ctx,
             n_threads=threads, base_url=base_url, response_format=response_format,
         )
         if source == "-" and summary == "-":
@@ -123,6 +128,7 @@ def eval_(
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
     question_check: bool = _QUESTION_CHECK,
+    key_facts: bool = _KEY_FACTS,
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
     threads: Optional[int] = _THREADS,
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
@@ -142,7 +148,7 @@ def eval_(
             raise ConfigError("--workers needs --ray")
         options = _options(
             max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check,
-            check_questions=question_check, n_ctx=n_ctx,
+            check_questions=question_check, key_facts=key_facts, n_ctx=n_ctx,
             n_threads=threads, cache=cache, base_url=base_url, response_format=response_format,
         )
         settings = None
@@ -188,6 +194,7 @@ def bench_quality(
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
     question_check: bool = _QUESTION_CHECK,
+    key_facts: bool = _KEY_FACTS,
     threads: Optional[int] = _THREADS,
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
@@ -196,7 +203,7 @@ def bench_quality(
     try:
         options = _options(
             max_questions=max_questions, claims=claims, check_literals=literal_check,
-            check_questions=question_check, n_threads=threads, cache=cache,
+            check_questions=question_check, key_facts=key_facts, n_threads=threads, cache=cache,
             base_url=base_url, response_format=response_format,
         )
         from .bench.quality import markdown, run_quality
@@ -219,11 +226,12 @@ def bench_speed(
     threads: Optional[int] = _THREADS,
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures and every row as JSON here."),
     levers: bool = typer.Option(True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."),
+    key_facts: bool = _KEY_FACTS,
 ) -> None:
     """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
     engine, and each engine lever's effect, all in the same run."""
     try:
-        options = _options(n_threads=threads)
+        options = _options(n_threads=threads, key_facts=key_facts)
         from .bench.speed import run_speed
 
         report = run_speed(data, model=model, items=items, options=options, levers=levers)
@@ -244,6 +252,7 @@ def bench_agree(
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
     question_check: bool = _QUESTION_CHECK,
+    key_facts: bool = _KEY_FACTS,
     threads: Optional[int] = _THREADS,
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
@@ -254,7 +263,7 @@ def bench_agree(
             raise ConfigError(f"give exactly two --judge options, got {len(judges)}")
         options = _options(  # before two judges load
             max_questions=max_questions, claims=claims, check_literals=literal_check,
-            check_questions=question_check, n_threads=threads,
+            check_questions=question_check, key_facts=key_facts, n_threads=threads,
             base_url=base_url, response_format=response_format,
         )
         from .bench.agree import markdown, run_agree
@@ -278,13 +287,14 @@ def calibrate(
     claims: str = _CLAIMS,
     literal_check: bool = _LITERALS,
     question_check: bool = _QUESTION_CHECK,
+    key_facts: bool = _KEY_FACTS,
     threads: Optional[int] = _THREADS,
 ) -> None:
     """Fit verdict thresholds on half the documents; report on the other half; store them for the model."""
     try:
         options = _options(
             max_questions=max_questions, claims=claims, check_literals=literal_check,
-            check_questions=question_check, n_threads=threads, cache=cache,
+            check_questions=question_check, key_facts=key_facts, n_threads=threads, cache=cache,
         )
         from .bench.calibrate import as_entry, calibrate as fit, labelled_items
         from .bench.quality import open_for_bench, score_datasets

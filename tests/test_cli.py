@@ -50,6 +50,14 @@ def test_score_literal_check_on_and_off(tmp_path):
     assert judged["supported"] == (judged["probability"] >= 0.5) and judged["probability"] == refused["probability"]
 
 
+def test_score_key_facts_flag():
+    with_facts, without = (json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout) for flag in (["--key-facts"], []))
+    facts = with_facts["preprocess_step_result"]["key_facts"]
+    assert facts and with_facts["provenance"]["key_facts"] and {"highlights", "key_facts"} <= {s["step"] for s in with_facts["provenance"]["steps"]}
+    assert len(with_facts["analyze_step_result"]["coverage"]) == len(with_facts["preprocess_step_result"]["questions"]) + len(facts)
+    assert not without["preprocess_step_result"]["key_facts"] and not without["provenance"]["key_facts"]
+
+
 def test_score_camel_case_and_stdin():
     done = run_cli("score", "--source", "-", "--summary", str(ROOT / "examples" / "summary.txt"), *SMALL, "--json", "--camel", input=SOURCE)
     assert done.returncode == 0, done.stderr

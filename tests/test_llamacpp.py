@@ -405,3 +405,22 @@ def test_a_chinese_summary_is_judged_sentence_by_sentence_with_chinese_questions
     first = changed.preprocess_step_result.alignment[0]
     assert not first.supported and first.unmatched == ["800"] and '"800"' in first.reason
     assert f'"{first.claim}"' in changed.reason
+
+
+@pytest.mark.default_judge
+def test_key_facts_on_the_real_path_are_single_facts_asked_of_the_summary(default_judge):
+    from localsumm.summarization.schemas import FACT_PATTERN, SENTENCE_PATTERN
+
+    scorer = create_summarization_scorer(default_judge, key_facts=True)
+    result = scorer.run(input=SOURCE, output=SUMMARY)
+    pre = result.preprocess_step_result
+    assert 1 <= len(pre.highlights) <= 3 and all(re.match(SENTENCE_PATTERN, h) for h in pre.highlights)
+    assert 1 <= len(pre.key_facts) <= 10 and all(re.match(FACT_PATTERN, f) for f in pre.key_facts)
+    coverage = result.analyze_step_result.coverage
+    assert [v.question for v in coverage][len(pre.questions):] == [f"Is it true that {f[:-1]}?" for f in pre.key_facts]
+    answered = sum(v.answered for v in coverage)
+    assert result.coverage_score == round(answered / len(coverage), 4) and result.provenance.key_facts
+    steps = {s.step: s for s in result.provenance.steps}
+    assert steps["highlights"].calls == 1 and steps["key_facts"].calls == 1
+    # The key facts' words come from the source, read in the source context only.
+    assert any(word in SOURCE for f in pre.key_facts for word in f.split() if word[:1].isupper() and len(word) > 3)

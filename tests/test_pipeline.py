@@ -324,3 +324,70 @@ def test_a_later_summary_of_the_source_reuses_the_checked_questions():
     assert second.preprocess_step_result.dropped_questions == first.preprocess_step_result.dropped_questions
     assert len([c for c in judge.calls if c.step == "answerable"]) == 2
     assert {"questions", "answerable"} <= set(second.provenance.shared_steps)
+
+
+KEY_FACT_JUDGE = dict(
+    claims=["The company was founded in 1995."], questions=["Was it founded in 1995?", "Is it based in Seattle?"],
+    claim_probabilities=[0.9, 0.9], question_probabilities=[0.9, 0.2, 0.8, 0.1, 0.9, 0.2, 0.8, 0.1],
+    highlights=["John Smith founded the company in 1995, and it is based in Seattle."],
+    key_facts=["John Smith founded the company in 1995.", "The company is based in Seattle."],
+)
+
+
+def test_key_facts_are_asked_after_the_questions_and_count_as_they_do():
+    s, judge = scorer(**KEY_FACT_JUDGE)
+    s.options = s.options.replace(key_facts=True)
+    r = s.run(input=SOURCE, output=SUMMARY)
+    pre = r.preprocess_step_result
+    assert pre.highlights == KEY_FACT_JUDGE["highlights"] and pre.key_facts == KEY_FACT_JUDGE["key_facts"]
+    assert pre.questions == KEY_FACT_JUDGE["questions"]
+    assert [v.question for v in r.analyze_step_result.coverage] == pre.questions + [
+        "Is it true that John Smith founded the company in 1995?", "Is it true that The company is based in Seattle?"
+    ]
+    assert r.coverage_score == 0.5 and r.provenance.key_facts is True  # 2 of 4: question 1 and fact 1
+    # The highlights are written beside the source; the split and coverage never see it.
+    [highlights] = [c for c in judge.calls if c.step == "highlights"]
+    [split] = [c for c in judge.calls if c.step == "key_facts"]
+    assert SOURCE in highlights.prompt and SOURCE not in split.prompt and KEY_FACT_JUDGE["highlights"][0] in split.prompt
+    assert not any(SOURCE in c.prompt for c in judge.calls if c.step == "coverage")
+    assert "does not answer 2 of 4 questions" in r.reason
+
+
+def test_a_later_summary_reuses_the_key_facts_and_without_the_option_none_are_written():
+    s, judge = scorer(**KEY_FACT_JUDGE)
+    s.options = s.options.replace(key_facts=True)
+    first = s.run(input=SOURCE, output=SUMMARY)
+    second = s.run(input=SOURCE, output=SUMMARY + " More.")
+    assert second.preprocess_step_result.key_facts == first.preprocess_step_result.key_facts
+    assert len([c for c in judge.calls if c.step in ("highlights", "key_facts")]) == 2
+    assert {"highlights", "key_facts"} <= set(second.provenance.shared_steps)
+
+    plain, judge = scorer(**KEY_FACT_JUDGE)
+    r = plain.run(input=SOURCE, output=SUMMARY)
+    assert not r.preprocess_step_result.key_facts and r.provenance.key_facts is False
+    assert not [c for c in judge.calls if c.step in ("highlights", "key_facts")]
+    assert len(r.analyze_step_result.coverage) == 2
+
+
+def test_key_facts_are_english_only():
+    source = "这家公司由约翰·史密斯于1995年创立。它位于西雅图。"
+    s, judge = scorer(claims=["公司成立于1995年。"], questions=["公司是否成立于1995年？"], claim_probabilities=[0.9],
+                      question_probabilities=[0.9], highlights=["公司成立于1995年。"], key_facts=["公司成立于1995年。"])
+    s.options = s.options.replace(key_facts=True)
+    r = s.run(input=source, output="这家公司成立于1995年，位于西雅图。")
+    assert r.provenance.language == "zh" and not r.preprocess_step_result.key_facts
+    assert not [c for c in judge.calls if c.step in ("highlights", "key_facts")]
+
+
+def test_a_split_that_fails_leaves_the_highlights_as_the_key_facts():
+    from localsumm.errors import JudgeError
+
+    class FailingSplit(ScriptedJudge):
+        def generate(self, step, messages, output_type, max_tokens):
+            if step == "key_facts":
+                raise JudgeError("key_facts: the generation hit its cap of 80 tokens")
+            return super().generate(step, messages, output_type, max_tokens)
+
+    judge = FailingSplit(**KEY_FACT_JUDGE)
+    r = create_summarization_scorer(judge, claims="extracted", key_facts=True).run(input=SOURCE, output=SUMMARY)
+    assert r.preprocess_step_result.key_facts == KEY_FACT_JUDGE["highlights"]

@@ -6,7 +6,7 @@ from localsumm import create_summarization_scorer
 from localsumm.errors import ConfigError
 from localsumm.backends.scripted import ScriptedJudge
 from localsumm.config import Options
-from localsumm.summarization.rules import compute_scores, round_half_up
+from localsumm.summarization.rules import compute_scores, questions_to_ask, round_half_up
 
 Q = [f"question {i}?" for i in range(12)]
 
@@ -53,6 +53,19 @@ def test_questions_are_capped_at_max_questions():
     assert s.coverage == 1.0
     s = compute_scores([True], Q[:12], [False] * 3 + [True] * 9, max_questions=3)
     assert s.coverage == 0.0
+
+
+def test_key_facts_are_asked_after_the_capped_questions_one_vote_each():
+    facts = ["The museum reopened in 1932.", "Anna Berg designed it."]
+    assert questions_to_ask(Q[:12], 3, facts) == Q[:3] + ["Is it true that The museum reopened in 1932?", "Is it true that Anna Berg designed it?"]
+    # The 4th and 5th verdicts are the facts', whatever lies beyond the question cap.
+    s = compute_scores([True], Q[:12], [True, False, False, True, True], max_questions=3, key_facts=facts)
+    assert s.questions_asked == 5 and s.coverage == 0.6
+
+
+def test_a_key_facts_option_that_is_not_a_bool_is_refused():
+    with pytest.raises(ConfigError, match="key_facts must be True or False"):
+        Options(key_facts="yes")
 
 
 def test_alignment_is_supported_over_claims():

@@ -25,6 +25,8 @@ class ScriptedJudge:
         claim_probabilities: Sequence[float] = (),
         question_probabilities: Sequence[float] = (),
         answerable_probabilities: Sequence[float] = (),
+        highlights: Sequence[str] = (),
+        key_facts: Sequence[str] = (),
         thresholds: Thresholds = Thresholds(),
         context_size: int = 32768,
     ) -> None:
@@ -34,6 +36,8 @@ class ScriptedJudge:
         self._questions = list(questions)
         # One list per questions call, in order (a source asked passage by passage); then ``questions``.
         self._question_sets = [list(q) for q in question_sets]
+        self._highlights = list(highlights)
+        self._key_facts = list(key_facts)
         self._probabilities = {
             "alignment": list(claim_probabilities),
             "coverage": list(question_probabilities),
@@ -54,6 +58,10 @@ class ScriptedJudge:
         fields = output_type.model_fields
         if "claims" in fields:
             data = {"claims": self._claims}
+        elif "summary" in fields:
+            data = {"summary": self._highlights}
+        elif "facts" in fields:
+            data = {"facts": self._key_facts}
         else:
             data = {"questions": self._question_sets.pop(0) if self._question_sets else self._questions}
         # Unvalidated on purpose: a script may play a judge that ignores the schema's bounds.

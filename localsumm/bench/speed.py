@@ -22,7 +22,9 @@ token per pass instead of prompt-lookup drafts), from an empty KV cache each
 time, with the largest difference any verdict probability shows between the
 runs. The build in use (its instruction sets) and its bare rates are printed;
 the build itself is a lever of set-up, not of the process
-(``benchmarks/experiments/build_rates.py`` sets builds side by side).
+(``benchmarks/experiments/build_rates.py`` sets builds side by side). With
+``--key-facts`` the items are also timed without them, so their cost is a
+ratio of the same run.
 
 Constrained against unconstrained generation: the claims prompt of the first
 item, generated with our grammar (outlines-core's automaton, numpy mask), then
@@ -293,6 +295,12 @@ def run_speed(
             setattr(judge, switch, True)
         measured.append(Lever(
             name, [c.seconds for c in off], [c.later_seconds for c in off], _largest_difference(probabilities, off_probabilities)
+        ))
+    if options.key_facts:  # a setting, not an engine lever, but its cost is read the same way: without / with
+        off, off_probabilities = _time_items(model, options.replace(key_facts=False), chosen, later)
+        measured.append(Lever(
+            "key facts (a setting; below 1: their cost)", [c.seconds for c in off], [c.later_seconds for c in off],
+            _largest_difference(probabilities, off_probabilities),
         ))
     summary = chosen[0]["summary"]
     bound = claims_bound(summary)

@@ -49,6 +49,9 @@ class Options:
     """Refuse support to a claim naming a number or a capitalised name found nowhere in the source."""
     check_questions: bool = True
     """Drop a generated question that the source itself does not answer "yes" before coverage asks it."""
+    key_facts: bool = False
+    """Also ask the summary the source's key facts: the judge writes the source's highlights, splits them
+    into single facts, and coverage asks each ("Is it true that ...?") beside the questions (English)."""
 
     # -- how the judge runs ----------------------------------------------------------
     n_ctx: int | None = None
@@ -72,7 +75,7 @@ class Options:
             raise ConfigError(f"scale must be greater than 0, got {self.scale}")
         if self.claims not in CLAIM_UNITS:
             raise ConfigError(f"claims must be one of {', '.join(CLAIM_UNITS)}; got {self.claims!r}")
-        for name in ("check_literals", "check_questions"):
+        for name in ("check_literals", "check_questions", "key_facts"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
         _whole("n_ctx", self.n_ctx, 1, optional=True)
@@ -92,7 +95,7 @@ class Options:
         """The settings a result depends on, as its provenance records them."""
         return {
             "max_questions": self.max_questions, "scale": self.scale, "claims": self.claims,
-            "literal_check": self.check_literals, "question_check": self.check_questions,
+            "literal_check": self.check_literals, "question_check": self.check_questions, "key_facts": self.key_facts,
         }
 
 

@@ -93,6 +93,9 @@ def _item(line: ResultLine) -> str:
     ))
     body.append("<h4>Claims</h4>" + _claims(result.preprocess_step_result.alignment))
     body.append("<h4>Questions</h4>" + _questions(result.analyze_step_result.coverage))
+    if result.preprocess_step_result.highlights:
+        body.append("<h4>Highlights the judge wrote of the source (its key facts are the last questions)</h4>"
+                    f"<p>{_e(' '.join(result.preprocess_step_result.highlights))}</p>")
     dropped = result.preprocess_step_result.dropped_questions
     if dropped:
         body.append("<h4>Questions dropped: the source does not answer them</h4>"

@@ -67,6 +67,9 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
         [(v.question, False, v.probability) for v in result.preprocess_step_result.dropped_questions],
     )
 
+    if result.preprocess_step_result.highlights:
+        console.print(Text("Highlights the judge wrote of the source (its key facts are the last questions): "
+                           + printable(" ".join(result.preprocess_step_result.highlights))))
     prov = result.provenance
     console.print(
         Text(

@@ -16,7 +16,7 @@ from ..protocol import Judge
 from ..text import detect_language, sentences
 from . import prompts
 from .result import SourceWindow
-from .schemas import MAX_CLAIMS
+from .schemas import HIGHLIGHTS, MAX_CLAIMS
 from .windows import CountTokens, Window, passages, share_questions, split_source
 
 # Room the source prompts need beside the source: instructions, chat template and the answer.
@@ -105,3 +105,12 @@ def claims_token_budget(summary_tokens: int, bound: int) -> int:
 
 def questions_token_budget(n: int) -> int:
     return 48 * n + 32
+
+
+def highlights_token_budget(n: int = HIGHLIGHTS) -> int:
+    # A cap, not a target: a highlight of up to 300 characters, dense with names, takes up to about 100 tokens.
+    return 160 * n
+
+
+def key_facts_token_budget(n: int) -> int:
+    return 40 * n

@@ -14,16 +14,18 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ..config.options import Options
+from ..errors import ContextOverflowError, JudgeError
 from ..protocol import Judge, yes_probabilities
 from ..text import sentences
 from . import prompts
 from .literals import unmatched_literals
 from .plan import (
-    QUESTIONS_PER_PASSAGE, Plan, claims_bound, claims_token_budget, question_passages, questions_token_budget,
+    QUESTIONS_PER_PASSAGE, Plan, claims_bound, claims_token_budget, highlights_token_budget, key_facts_token_budget,
+    question_passages, questions_token_budget,
 )
 from .reason import verdict_reason
 from .result import AlignmentVerdict, DroppedQuestion
-from .schemas import claim_list, question_list
+from .schemas import HIGHLIGHTS, MAX_KEY_FACTS, claim_list, highlight_list, key_fact_list, question_list
 from .steplog import StepLog
 from .windows import Window
 
@@ -32,38 +34,51 @@ _QUESTION_SETS_KEPT = 1024
 
 
 @dataclass(frozen=True)
+class KeyFacts:
+    """A source's key facts (``Options.key_facts``): the highlights the judge wrote, and their single facts."""
+
+    highlights: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class Preprocessed:
     alignment: list[AlignmentVerdict]
     questions: list[str]
     dropped: list[DroppedQuestion] = field(default_factory=list)
+    key_facts: KeyFacts = KeyFacts()
 
 
 CheckedQuestions = tuple[list[str], list[DroppedQuestion]]
+# What a source yields, by kind: its questions as generated, as checked, and its key facts.
+_KINDS = ("questions", "checked", "key_facts")
 
 
 class QuestionSets:
-    """Question sets by source text, count and language, as generated or as checked against the source.
-    Questions depend on the source alone, so all summaries of a source share one set; a scorer keeps
-    its own (one judge, one prompt version)."""
+    """What the source steps found, by source text, count, language and kind: questions as generated
+    or as checked against the source, or key facts. They depend on the source alone, so all summaries
+    of a source share them; a scorer keeps its own (one judge, one prompt version)."""
 
     def __init__(self, kept: int = _QUESTION_SETS_KEPT) -> None:
         self.kept = kept
-        self._sets: OrderedDict[str, CheckedQuestions] = OrderedDict()
+        self._sets: OrderedDict[str, tuple[list, list]] = OrderedDict()
 
     @staticmethod
-    def key(source: str, n: int, language: str = "en", checked: bool = False) -> str:
-        return hashlib.sha256(f"{n}\x00{language}\x00{checked}\x00{source}".encode("utf-8")).hexdigest()
+    def key(source: str, n: int, language: str = "en", kind: str = "questions") -> str:
+        if kind not in _KINDS:
+            raise ValueError(f"unknown kind {kind!r}; known: {', '.join(_KINDS)}")
+        return hashlib.sha256(f"{n}\x00{language}\x00{kind}\x00{source}".encode("utf-8")).hexdigest()
 
-    def get(self, source: str, n: int, language: str = "en", checked: bool = False) -> CheckedQuestions | None:
-        key = self.key(source, n, language, checked)
+    def get(self, source: str, n: int, language: str = "en", kind: str = "questions") -> tuple[list, list] | None:
+        key = self.key(source, n, language, kind)
         if key not in self._sets:
             return None
         self._sets.move_to_end(key)
-        questions, dropped = self._sets[key]
-        return list(questions), list(dropped)
+        first, second = self._sets[key]
+        return list(first), list(second)
 
-    def put(self, source: str, n: int, found: CheckedQuestions, language: str = "en", checked: bool = False) -> None:
-        self._sets[self.key(source, n, language, checked)] = (list(found[0]), list(found[1]))
+    def put(self, source: str, n: int, found: tuple[list, list], language: str = "en", kind: str = "questions") -> None:
+        self._sets[self.key(source, n, language, kind)] = (list(found[0]), list(found[1]))
         if len(self._sets) > self.kept:
             self._sets.popitem(last=False)
 
@@ -76,11 +91,13 @@ def preprocess(
     claims = (
         unique(sentences(summary, language)) if options.claims == "sentences" else extract_claims(judge, summary, log, language)
     )
-    probabilities, questions, dropped = judge_source(
-        judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.check_questions
+    # Key facts are English only: they are asked as "Is it true that ...?", measured on English sets alone.
+    facts = plan.questions_per_window if options.key_facts and language == "en" else None
+    probabilities, questions, dropped, key_facts = judge_source(
+        judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.check_questions, facts
     )
     alignment = alignment_verdicts(judge, probabilities, plan.windows, source, options.check_literals)
-    return Preprocessed(alignment, questions, dropped)
+    return Preprocessed(alignment, questions, dropped, key_facts)
 
 
 def extract_claims(judge: Judge, summary: str, log: StepLog, language: str = "en") -> list[str]:
@@ -128,14 +145,43 @@ def source_questions(
     if not check:
         return generate_questions(judge, source, n, log, memo, language), []
     if memo is not None:
-        known = memo.get(source, n, language, checked=True)
+        known = memo.get(source, n, language, kind="checked")
         if known is not None:
             log.shared.update({"questions", "answerable"})
             return known
     found = check_questions(judge, source, generate_questions(judge, source, n, log, memo, language), log)
     if memo is not None:
-        memo.put(source, n, found, language, checked=True)
+        memo.put(source, n, found, language, kind="checked")
     return found
+
+
+def source_key_facts(judge: Judge, source: str, n: int, log: StepLog, memo: QuestionSets | None = None) -> KeyFacts:
+    """Up to ``n`` key facts of ``source``: the highlights the judge writes of it (source context), split
+    into single facts (summary context, the highlights in the summary's place)."""
+    if memo is not None:
+        known = memo.get(source, n, kind="key_facts")
+        if known is not None:
+            log.shared.update({"highlights", "key_facts"})
+            return KeyFacts(highlights=known[1], facts=known[0])
+    value, call = judge.generate(
+        "highlights", prompts.highlights_messages(source, HIGHLIGHTS), highlight_list(HIGHLIGHTS), highlights_token_budget()
+    )
+    log.add(call)
+    highlights = unique(value.summary)  # type: ignore[attr-defined]
+    bound = min(n, MAX_KEY_FACTS)
+    try:
+        split, call = judge.generate(
+            "key_facts", prompts.key_facts_messages(" ".join(highlights)), key_fact_list(bound), key_facts_token_budget(bound)
+        )
+        log.add(call)
+        facts = unique(split.facts)  # type: ignore[attr-defined]
+    except ContextOverflowError:
+        raise
+    except JudgeError:  # the split ran past its cap (never seen on the dev sets): the highlights are the facts
+        facts = highlights[:bound]
+    if memo is not None:
+        memo.put(source, n, (facts, highlights), kind="key_facts")
+    return KeyFacts(highlights=highlights, facts=facts)
 
 
 def check_questions(judge: Judge, source: str, questions: list[str], log: StepLog) -> CheckedQuestions:
@@ -173,26 +219,33 @@ def judge_claim(judge: Judge, source: str, claim: str, log: StepLog) -> float:
 def judge_source(
     judge: Judge, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None,
     memo: QuestionSets | None = None, language: str = "en", check_questions: bool = False,
-) -> tuple[dict[str, list[float]], list[str], list[DroppedQuestion]]:
-    """Claim probabilities per window and (when ``counts`` gives how many per window) questions, window by
-    window, so each window's questions and verdicts share its prefix in the KV cache. A claim supported
-    by one window is not asked of the next. With ``check_questions``, a window's questions that it does
-    not answer "yes" itself are dropped (and returned apart)."""
+    fact_counts: list[int] | None = None,
+) -> tuple[dict[str, list[float]], list[str], list[DroppedQuestion], KeyFacts]:
+    """Claim probabilities per window and (when ``counts`` gives how many per window) questions, and (when
+    ``fact_counts`` does) key facts, window by window, so each window's source steps share its prefix in
+    the KV cache. A claim supported by one window is not asked of the next. With ``check_questions``, a
+    window's questions that it does not answer "yes" itself are dropped (and returned apart)."""
     questions: list[str] = []
     dropped: list[DroppedQuestion] = []
+    highlights: list[str] = []
+    facts: list[str] = []
     probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
     for i, window in enumerate(windows):
         if counts and counts[i]:
             kept, lost = source_questions(judge, window.text, counts[i], log, memo, language, check_questions)
             questions += kept
             dropped += lost
+        if fact_counts and fact_counts[i]:
+            found = source_key_facts(judge, window.text, fact_counts[i], log, memo)
+            highlights += found.highlights
+            facts += found.facts
         open_claims = [c for c in claims if not any(p >= judge.info.thresholds.alignment for p in probabilities[c])]
         # The prompts share the window: the judge may read it once and judge the claims side by side.
         answers = yes_probabilities(judge, "alignment", [prompts.claim_verdict_messages(window.text, c) for c in open_claims])
         for claim, (p, call) in zip(open_claims, answers):
             log.add(call)
             probabilities[claim].append(p)
-    return probabilities, unique(questions), dropped
+    return probabilities, unique(questions), dropped, KeyFacts(highlights, unique(facts))
 
 
 def alignment_verdicts(

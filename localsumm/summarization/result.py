@@ -55,6 +55,11 @@ class PreprocessStepResult(_Model):
     questions: list[str]
     """The questions coverage asks (the first ``max_questions``), after the dropped ones are taken out."""
     dropped_questions: list[DroppedQuestion] = []
+    highlights: list[str] = []
+    """With ``key_facts``: the short summary the judge wrote of the source (its sentences)."""
+    key_facts: list[str] = []
+    """With ``key_facts``: the single facts of the highlights. Coverage asks each ("Is it true that ...?")
+    after the questions, so the coverage verdicts hold the questions' verdicts, then the facts'."""
 
 
 class AnalyzeStepResult(_Model):
@@ -113,6 +118,9 @@ class Provenance(_Model):
     question_check: bool = False
     """Whether questions the source does not answer "yes" were dropped (results written before the
     check existed lack the field and kept every question)."""
+    key_facts: bool = False
+    """Whether the source's key facts were asked beside its questions (results written before the
+    option existed lack the field and asked questions only)."""
     steps: list[StepStats]
     shared_steps: list[str] = []
     """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""

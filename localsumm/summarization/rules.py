@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from .prompts import fact_question
+
 
 @dataclass(frozen=True)
 class Scores:
@@ -24,9 +26,9 @@ class Scores:
     questions_asked: int
 
 
-def questions_to_ask(questions: Sequence[str], max_questions: int) -> list[str]:
-    """Only the first min(len(questions), max_questions) questions are asked."""
-    return list(questions[:max_questions])
+def questions_to_ask(questions: Sequence[str], max_questions: int, key_facts: Sequence[str] = ()) -> list[str]:
+    """Only the first min(len(questions), max_questions) questions are asked; then each key fact, as a question."""
+    return list(questions[:max_questions]) + [fact_question(f) for f in key_facts]
 
 
 def round_half_up(value: float, digits: int = 2) -> float:
@@ -46,15 +48,17 @@ def compute_scores(
     *,
     max_questions: int = 10,
     scale: float = 1,
+    key_facts: Sequence[str] = (),
 ) -> Scores:
     """The score from the verdicts.
 
     ``supported`` holds one verdict per claim. ``answered`` holds the coverage
     verdicts, matched to ``questions`` by position: a missing verdict counts as
     not answered and extra verdicts are ignored, so the denominator is always
-    the number of questions asked.
+    the number of questions asked. Key facts are asked after the questions, and count as they do:
+    one verdict, one vote.
     """
-    asked = len(questions_to_ask(questions, max_questions))
+    asked = len(questions_to_ask(questions, max_questions, key_facts))
     alignment = sum(1 for s in supported if s) / len(supported) if supported else 0.0
     coverage = sum(1 for a in answered[:asked] if a) / asked if asked else 0.0
     scorable = bool(supported) and asked > 0

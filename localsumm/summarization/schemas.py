@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
 MAX_CLAIMS = 16
 Claim = Annotated[str, StringConstraints(min_length=3, max_length=300)]
@@ -63,3 +63,32 @@ def question_list(n: int, language: str = "en") -> type[BaseModel]:
 
     QuestionList.__name__ = f"QuestionList{n}" if language == "en" else f"QuestionList{n}{language.upper()}"
     return QuestionList
+
+
+# The key facts (``Options.key_facts``). One sentence per item is part of the grammar: without it the
+# 1.5B judge ran one highlight "sentence" on, repeating itself, to its token cap (string lengths are
+# not in the grammar: localsumm.backends.grammar). A fact has no comma either, so it cannot be a
+# highlight copied whole.
+HIGHLIGHTS = 3
+SENTENCE_PATTERN = r"^[^\"\\\x00-\x1f.!?]{10,}\.$"
+FACT_PATTERN = r"^[^\"\\\x00-\x1f.!?;,]{6,}\.$"
+MAX_KEY_FACTS = 10
+
+
+def _sentences(field: str, pattern: str, n: int, name: str) -> type[BaseModel]:
+    """A list of 1..n sentences matching ``pattern``, under ``field``."""
+    item = Annotated[str, StringConstraints(pattern=pattern, max_length=300)]
+    model = create_model(
+        name, __config__=ConfigDict(extra="forbid"), **{field: (list[item], Field(min_length=1, max_length=n))}  # type: ignore[valid-type]
+    )
+    return model
+
+
+@lru_cache(maxsize=None)
+def highlight_list(n: int = HIGHLIGHTS) -> type[BaseModel]:
+    return _sentences("summary", SENTENCE_PATTERN, n, f"HighlightList{n}")
+
+
+@lru_cache(maxsize=None)
+def key_fact_list(n: int = MAX_KEY_FACTS) -> type[BaseModel]:
+    return _sentences("facts", FACT_PATTERN, n, f"KeyFactList{n}")

@@ -94,10 +94,11 @@ class SummarizationScorer:
         if not empty:
             plan = plan_evaluation(source, summary, self.judge, options.max_questions)
             pre = preprocess(self.judge, summary, source, plan, options, log, self.question_sets)
-            coverage = analyze(self.judge, summary, questions_to_ask(pre.questions, options.max_questions), log)
+            asked = questions_to_ask(pre.questions, options.max_questions, pre.key_facts.facts)
+            coverage = analyze(self.judge, summary, asked, log)
         scores = compute_scores(
             [v.supported for v in pre.alignment], pre.questions, [v.answered for v in coverage],
-            max_questions=options.max_questions, scale=options.scale,
+            max_questions=options.max_questions, scale=options.scale, key_facts=pre.key_facts.facts,
         )
         layout = plan.layout if plan else None
         reason = explain(scores, pre.alignment, coverage, empty=empty, scale=options.scale, windows=layout)
@@ -109,7 +110,7 @@ class SummarizationScorer:
         """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
         log = StepLog(on_call)
         windows = source_windows(source, self.judge, self.options.max_questions)
-        probabilities, _, _ = judge_source(self.judge, windows, claims, log, None)
+        probabilities, _, _, _ = judge_source(self.judge, windows, claims, log, None)
         alignment = alignment_verdicts(self.judge, probabilities, windows, source, self.options.check_literals)
         return alignment, analyze(self.judge, summary, questions, log)
 
@@ -151,7 +152,8 @@ class SummarizationScorer:
             coverage_score=round(scores.coverage, 4),
             scorable=scores.scorable,
             preprocess_step_result=PreprocessStepResult(
-                alignment=pre.alignment, questions=pre.questions, dropped_questions=pre.dropped
+                alignment=pre.alignment, questions=pre.questions, dropped_questions=pre.dropped,
+                highlights=pre.key_facts.highlights, key_facts=pre.key_facts.facts,
             ),
             analyze_step_result=AnalyzeStepResult(coverage=coverage),
             provenance=Provenance(
