@@ -3,8 +3,10 @@
     .venv/bin/python benchmarks/experiments/compare_runs.py OLD.jsonl NEW.jsonl [--limit N]
 
 For coverage against the coverage label: Pearson pooled and per document for
-each run, and the change in the pooled Pearson with a 95% interval from a paired
-bootstrap (whole documents resampled, both runs on the same draw). Also the
+each run, and the change in each with a 95% interval from a paired bootstrap
+(whole documents resampled, both runs on the same draw); then the same on each
+half of the documents (``common.document_halves``), so that a change found on
+one dev set is seen to hold on both its halves. Also the
 questions per source and what generating them cost in each run (sources whose
 questions step was not answered from a cache). ``--limit N`` keeps the first N
 items of the old file, e.g. to match a benchmark run with ``--limit``.
@@ -20,6 +22,8 @@ import numpy as np
 
 from localsumm.bench import metrics
 from localsumm.runs.results import ResultLine, read_results
+
+from common import document_halves
 
 
 def load(path: Path) -> dict[str | None, ResultLine]:
@@ -55,16 +59,28 @@ def main() -> None:
     labels = np.array([old[i].label_coverage for i in ids], float)
     coverage = {name: np.array([run[i].coverage_score for i in ids], float) for name, run in (("old", old), ("new", new))}
 
-    def change(idx: np.ndarray) -> float:
-        return metrics.pearson(coverage["new"][idx], labels[idx]) - metrics.pearson(coverage["old"][idx], labels[idx])
+    d = np.asarray(docs)
 
-    print(f"{len(ids)} items in both, {len(set(docs))} documents")
-    for name, values in coverage.items():
-        print(f"  {name}: coverage Pearson pooled {metrics.pearson(values, labels):.3f}, "
-              f"per document {metrics.per_document(metrics.pearson, values, labels, docs):.3f}")
-    low, high = metrics.bootstrap_ci(change, len(ids), groups=docs, resamples=2000)
-    print(f"  change in pooled Pearson: {change(np.arange(len(ids))):+.3f} [{low:+.3f}, {high:+.3f}] "
-          "(paired bootstrap, documents resampled, 2,000 draws)")
+    def pooled(run: str, idx: np.ndarray) -> float:
+        return metrics.pearson(coverage[run][idx], labels[idx])
+
+    def per_doc(run: str, idx: np.ndarray) -> float:
+        return metrics.per_document(metrics.pearson, coverage[run][idx].tolist(), labels[idx].tolist(), d[idx].tolist())
+
+    def report(idx: np.ndarray, indent: str) -> None:
+        for name, measure in (("pooled", pooled), ("per document", per_doc)):
+            change = lambda i: measure("new", idx[i]) - measure("old", idx[i])  # noqa: E731
+            low, high = metrics.bootstrap_ci(change, len(idx), groups=d[idx].tolist(), resamples=2000)
+            print(f"{indent}Pearson {name}: old {measure('old', idx):.3f}, new {measure('new', idx):.3f}, "
+                  f"change {change(np.arange(len(idx))):+.3f} [{low:+.3f}, {high:+.3f}]")
+
+    print(f"{len(ids)} items in both, {len(set(docs))} documents (intervals: paired bootstrap, documents resampled, 2,000 draws)")
+    report(np.arange(len(ids)), "  ")
+    halves = document_halves(docs)
+    for half in (0, 1):
+        idx = np.array([k for k, doc in enumerate(docs) if halves[doc] == half])
+        print(f"  half {half + 1} ({len(idx)} items, {len(set(d[idx]))} documents):")
+        report(idx, "    ")
     for name, run in (("old", old), ("new", new)):
         print(f"  {name}: {question_costs({i: run[i] for i in ids})}")
 

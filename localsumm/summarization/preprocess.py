@@ -169,6 +169,8 @@ def source_key_facts(judge: Judge, source: str, n: int, log: StepLog, memo: Ques
     log.add(call)
     highlights = unique(value.summary)  # type: ignore[attr-defined]
     bound = min(n, MAX_KEY_FACTS)
+    if not highlights:  # a judge that ignores the schema's bounds (a hosted one may): nothing to split
+        return KeyFacts()
     try:
         split, call = judge.generate(
             "key_facts", prompts.key_facts_messages(" ".join(highlights)), key_fact_list(bound), key_facts_token_budget(bound)
