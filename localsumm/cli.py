@@ -49,8 +49,8 @@ _QUESTION_CHECK = typer.Option(
     help="Drop a generated question that the source itself does not answer 'yes' before coverage asks it.",
 )
 _KEY_FACTS = typer.Option(
-    False, "--key-facts/--no-key-facts",
-    help="Also ask the source's key facts: the judge writes its highlights and coverage asks each single fact (English).",
+    True, "--key-facts/--no-key-facts",
+    help="Also ask the source's key facts: the judge writes its highlights and coverage asks each single fact (English; on by default).",
 )
 _MAX_QUESTIONS = typer.Option(10, "--max-questions", help="Cap on coverage questions.")
 _THREADS = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores].")

@@ -34,7 +34,7 @@ def test_score_json_and_trace(tmp_path):
     assert len(lines) == sum(s["calls"] for s in result["provenance"]["steps"])
     for line in lines:
         assert {"step", "prompt", "output", "prompt_tokens", "completion_tokens", "seconds"} <= line.keys()
-    assert {line["step"] for line in lines} == {"questions", "answerable", "alignment", "coverage"}  # sentences: nothing extracted
+    assert {line["step"] for line in lines} == {"questions", "answerable", "highlights", "key_facts", "alignment", "coverage"}  # sentences: nothing extracted
     # The audit trail shows coverage never saw the source.
     assert all("Burlington" not in line["prompt"] for line in lines if line["step"] == "coverage")
 
@@ -51,7 +51,7 @@ def test_score_literal_check_on_and_off(tmp_path):
 
 
 def test_score_key_facts_flag():
-    with_facts, without = (json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout) for flag in (["--key-facts"], []))
+    with_facts, without = (json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout) for flag in ([], ["--no-key-facts"]))
     facts = with_facts["preprocess_step_result"]["key_facts"]
     assert facts and with_facts["provenance"]["key_facts"] and {"highlights", "key_facts"} <= {s["step"] for s in with_facts["provenance"]["steps"]}
     assert len(with_facts["analyze_step_result"]["coverage"]) == len(with_facts["preprocess_step_result"]["questions"]) + len(facts)

@@ -42,7 +42,9 @@ def test_end_to_end_on_a_real_gguf(small_judge):
     assert prov.prompt_version == prompts.PROMPT_VERSION
     # By default alignment judges the summary's own sentences: nothing is generated for them.
     assert prov.claims == "sentences"
-    assert [s.step for s in prov.steps] == ["questions", "answerable", "alignment", "coverage"]
+    # The source's key facts (on by default): its highlights, then their single facts.
+    assert [s.step for s in prov.steps] == ["questions", "answerable", "highlights", "key_facts", "alignment", "coverage"]
+    assert prov.key_facts and result.preprocess_step_result.key_facts
     assert [v.claim for v in result.preprocess_step_result.alignment] == sentences(SUMMARY)
     assert all(s.seconds > 0 and s.prompt_tokens > 0 for s in prov.steps)
     assert 0 <= result.score <= 1
@@ -73,7 +75,9 @@ def test_extracted_claims_on_a_real_gguf(small_judge):
     calls = []
     result = create_summarization_scorer(small_judge, claims="extracted").run(input=SOURCE, output=SUMMARY, on_call=calls.append)
     assert result.provenance.claims == "extracted"
-    assert [s.step for s in result.provenance.steps] == ["claims", "questions", "answerable", "alignment", "coverage"]
+    assert [s.step for s in result.provenance.steps] == [
+        "claims", "questions", "answerable", "highlights", "key_facts", "alignment", "coverage"
+    ]
     extraction = next(c for c in calls if c.step == "claims")
     # The judged claims are the ones the judge listed, from the summary alone.
     listed = [c.strip() for c in json.loads(extraction.output)["claims"]]
@@ -238,6 +242,12 @@ def test_a_source_several_times_the_context_is_judged_in_windows():
     assert sum(w.questions for w in windows) == 3 and len(result.preprocess_step_result.questions) <= 3
     for call in calls:
         assert call.prompt_tokens + call.reused_prompt_tokens + call.completion_tokens <= 1024
+    # Each window that asks questions also writes highlights (room was kept for their answer); SmolLM2
+    # runs some on to their cap, which costs that window its key facts and is recorded, not fatal.
+    pre = result.preprocess_step_result
+    asking = [w.index for w in windows if w.questions]
+    assert len([c for c in calls if c.step == "highlights"]) + len(pre.key_facts_failed) == len(asking)
+    assert all(re.match(r"window \d+: highlights: .* cap of 480 tokens", f) for f in pre.key_facts_failed)
     # Each claim verdict saw exactly one window; windows were taken in order, and a claim was
     # asked of every window until one supported it.
     asked: dict[str, list[int]] = {}
@@ -324,9 +334,9 @@ def test_judge_call_cache_answers_a_rerun_identically(small_judge, tmp_path):
     assert second.preprocess_step_result == first.preprocess_step_result
     assert second.analyze_step_result == first.analyze_step_result
     assert second.score == first.score
-    # Another summary is a miss for the summary steps but shares the source's questions.
+    # Another summary is a miss for the summary steps but shares the source's questions and key facts.
     third = again.run(input=SOURCE, output="Harbor Lights Brewing is based in Portland.")
-    assert third.provenance.shared_steps == ["answerable", "questions"]
+    assert third.provenance.shared_steps == ["answerable", "highlights", "key_facts", "questions"]
     assert any(step.cached_calls < step.calls for step in third.provenance.steps)
 
 

@@ -144,7 +144,7 @@ def test_a_long_source_is_judged_in_windows():
         # Windows outer, claims inner; a supported claim is not asked again.
         claim_probabilities=[0.9, 0.2, 0.3, 0.8],
         question_probabilities=[1.0] * 10,
-        context_size=424 + 250,
+        context_size=669 + 250,  # the instructions and the longest answer (the highlights') take 669
     )
     r = create_summarization_scorer(judge, max_questions=4, claims="extracted").run(input=source, output=SUMMARY)
     windows = r.provenance.source_windows
@@ -165,9 +165,14 @@ def test_a_long_source_is_judged_in_windows():
 
 
 def test_provenance_records_steps_and_versions():
-    s, _ = scorer(claims=["A claim."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[1.0])
+    s, _ = scorer(claims=["A claim."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[1.0],
+                  highlights=["A highlight of the source."], key_facts=["A fact of the source."])
     r = s.run(input=SOURCE, output=SUMMARY)
-    assert [st.step for st in r.provenance.steps] == ["claims", "questions", "answerable", "alignment", "coverage"]
+    # key facts are on by default: highlights beside the source, their split in a context of its own
+    assert [st.step for st in r.provenance.steps] == [
+        "claims", "questions", "answerable", "highlights", "key_facts", "alignment", "coverage"
+    ]
+    assert r.provenance.key_facts is True
     assert r.provenance.model == "scripted"
     assert r.provenance.prompt_version
 
@@ -363,6 +368,7 @@ def test_a_later_summary_reuses_the_key_facts_and_without_the_option_none_are_wr
     assert {"highlights", "key_facts"} <= set(second.provenance.shared_steps)
 
     plain, judge = scorer(**KEY_FACT_JUDGE)
+    plain.options = plain.options.replace(key_facts=False)
     r = plain.run(input=SOURCE, output=SUMMARY)
     assert not r.preprocess_step_result.key_facts and r.provenance.key_facts is False
     assert not [c for c in judge.calls if c.step in ("highlights", "key_facts")]
@@ -391,3 +397,18 @@ def test_a_split_that_fails_leaves_the_highlights_as_the_key_facts():
     judge = FailingSplit(**KEY_FACT_JUDGE)
     r = create_summarization_scorer(judge, claims="extracted", key_facts=True).run(input=SOURCE, output=SUMMARY)
     assert r.preprocess_step_result.key_facts == KEY_FACT_JUDGE["highlights"]
+
+
+def test_highlights_that_fail_cost_the_key_facts_not_the_score():
+    from localsumm.errors import JudgeError
+
+    class FailingHighlights(ScriptedJudge):
+        def generate(self, step, messages, output_type, max_tokens):
+            if step == "highlights":
+                raise JudgeError("highlights: the judge's answer hit its cap of 480 tokens")
+            return super().generate(step, messages, output_type, max_tokens)
+
+    r = create_summarization_scorer(FailingHighlights(**KEY_FACT_JUDGE), claims="extracted").run(input=SOURCE, output=SUMMARY)
+    pre = r.preprocess_step_result
+    assert not pre.key_facts and not pre.highlights and pre.key_facts_failed == ["highlights: the judge's answer hit its cap of 480 tokens"]
+    assert len(r.analyze_step_result.coverage) == len(pre.questions) == 2 and r.coverage_score == 0.5

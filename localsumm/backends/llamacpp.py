@@ -218,8 +218,7 @@ class LlamaCppJudge:
                 break
             if len(out) == max_tokens:
                 raise JudgeError(
-                    f"{step}: the judge's answer hit its cap of {max_tokens} tokens before the JSON was complete; "
-                    f"no score is given for a truncated answer"
+                    f"{step}: the judge's answer hit its cap of {max_tokens} tokens before the JSON was complete"
                 )
             out.append(token)
             constraint.advance(token)

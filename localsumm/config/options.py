@@ -49,9 +49,10 @@ class Options:
     """Refuse support to a claim naming a number or a capitalised name found nowhere in the source."""
     check_questions: bool = True
     """Drop a generated question that the source itself does not answer "yes" before coverage asks it."""
-    key_facts: bool = False
+    key_facts: bool = True
     """Also ask the summary the source's key facts: the judge writes the source's highlights, splits them
-    into single facts, and coverage asks each ("Is it true that ...?") beside the questions (English)."""
+    into single facts, and coverage asks each ("Is it true that ...?") beside the questions (English).
+    On by default since it met issue 17's adoption criteria (benchmarks/RESULTS.md)."""
 
     # -- how the judge runs ----------------------------------------------------------
     n_ctx: int | None = None

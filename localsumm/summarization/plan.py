@@ -52,8 +52,8 @@ class Plan:
         ]
 
 
-def plan_evaluation(source: str, summary: str, judge: Judge, max_questions: int) -> Plan:
-    windows = source_windows(source, judge, max_questions)
+def plan_evaluation(source: str, summary: str, judge: Judge, max_questions: int, key_facts: bool = False) -> Plan:
+    windows = source_windows(source, judge, max_questions, key_facts)
     counts = [max_questions] if len(windows) == 1 else share_questions(windows, max_questions)
     return Plan(windows, counts, evaluation_language(summary, source))
 
@@ -63,18 +63,23 @@ def evaluation_language(summary: str, source: str) -> str:
     return detect_language(summary, default=detect_language(source))
 
 
-def source_windows(source: str, judge: Judge, max_questions: int) -> list[Window]:
-    """The source whole when it fits the judge's context beside the instructions and the answer, else windows."""
+def source_windows(source: str, judge: Judge, max_questions: int, key_facts: bool = False) -> list[Window]:
+    """The source whole when it fits the judge's context beside the instructions and the answer, else windows.
+
+    The room kept is that of the longest generation a window feeds: its questions or, with ``key_facts``,
+    its highlights (whose cap exceeds that of a few questions)."""
     count = judge.count_tokens
-    others = (
-        count(prompts.SOURCE_SYSTEM + prompts.QUESTIONS_TASK) + questions_token_budget(max_questions) + _PROMPT_OVERHEAD_TOKENS
-    )
+    tasks = [count(prompts.QUESTIONS_TASK) + questions_token_budget(max_questions)]
+    if key_facts:
+        tasks.append(count(prompts.HIGHLIGHTS_TASK) + highlights_token_budget())
+    others = count(prompts.SOURCE_SYSTEM) + max(tasks) + _PROMPT_OVERHEAD_TOKENS
     room = judge.context_size - others
     if room < _MIN_WINDOW_TOKENS:
         raise ContextOverflowError(
             f"judge {judge.info.name!r} has a context of {judge.context_size:,} tokens and the "
             f"instructions and the answer take {others:,}, which leaves {max(room, 0):,} for the source "
-            f"(at least {_MIN_WINDOW_TOKENS} needed). Load the judge with a larger n_ctx or lower max_questions."
+            f"(at least {_MIN_WINDOW_TOKENS} needed). Load the judge with a larger n_ctx or lower max_questions"
+            + (" (or turn key_facts off)." if key_facts else ".")
         )
     return split_source(source, room, count)
 

@@ -39,6 +39,8 @@ class KeyFacts:
 
     highlights: list[str] = field(default_factory=list)
     facts: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    """Why a window gave none: its highlights failed, and coverage asked its questions alone there."""
 
 
 @dataclass(frozen=True)
@@ -163,9 +165,17 @@ def source_key_facts(judge: Judge, source: str, n: int, log: StepLog, memo: Ques
         if known is not None:
             log.shared.update({"highlights", "key_facts"})
             return KeyFacts(highlights=known[1], facts=known[0])
-    value, call = judge.generate(
-        "highlights", prompts.highlights_messages(source, HIGHLIGHTS), highlight_list(HIGHLIGHTS), highlights_token_budget()
-    )
+    try:
+        value, call = judge.generate(
+            "highlights", prompts.highlights_messages(source, HIGHLIGHTS), highlight_list(HIGHLIGHTS), highlights_token_budget()
+        )
+    except ContextOverflowError:
+        raise
+    except JudgeError as e:
+        # Key facts add to the questions; a judge that runs a highlight on to its cap (SmolLM2 on a
+        # repetitive source) costs the evaluation those facts, not its score. Not kept for later
+        # summaries: the failure is recorded with each result it affects.
+        return KeyFacts(failed=[str(e)])
     log.add(call)
     highlights = unique(value.summary)  # type: ignore[attr-defined]
     bound = min(n, MAX_KEY_FACTS)
@@ -231,6 +241,7 @@ def judge_source(
     dropped: list[DroppedQuestion] = []
     highlights: list[str] = []
     facts: list[str] = []
+    failed: list[str] = []
     probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
     for i, window in enumerate(windows):
         if counts and counts[i]:
@@ -241,13 +252,14 @@ def judge_source(
             found = source_key_facts(judge, window.text, fact_counts[i], log, memo)
             highlights += found.highlights
             facts += found.facts
+            failed += [f"window {window.index}: {e}" if len(windows) > 1 else e for e in found.failed]
         open_claims = [c for c in claims if not any(p >= judge.info.thresholds.alignment for p in probabilities[c])]
         # The prompts share the window: the judge may read it once and judge the claims side by side.
         answers = yes_probabilities(judge, "alignment", [prompts.claim_verdict_messages(window.text, c) for c in open_claims])
         for claim, (p, call) in zip(open_claims, answers):
             log.add(call)
             probabilities[claim].append(p)
-    return probabilities, unique(questions), dropped, KeyFacts(highlights, unique(facts))
+    return probabilities, unique(questions), dropped, KeyFacts(highlights, unique(facts), failed)
 
 
 def alignment_verdicts(

@@ -60,6 +60,9 @@ class PreprocessStepResult(_Model):
     key_facts: list[str] = []
     """With ``key_facts``: the single facts of the highlights. Coverage asks each ("Is it true that ...?")
     after the questions, so the coverage verdicts hold the questions' verdicts, then the facts'."""
+    key_facts_failed: list[str] = []
+    """With ``key_facts``: why the judge's highlights of the source (or of a window) failed, e.g. ran to
+    their token cap. That part of the source gave no key facts; coverage asked its questions alone."""
 
 
 class AnalyzeStepResult(_Model):

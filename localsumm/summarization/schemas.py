@@ -70,8 +70,10 @@ def question_list(n: int, language: str = "en") -> type[BaseModel]:
 # not in the grammar: localsumm.backends.grammar). A fact has no comma either, so it cannot be a
 # highlight copied whole.
 HIGHLIGHTS = 3
-SENTENCE_PATTERN = r"^[^\"\\\x00-\x1f.!?]{10,}\.$"
-FACT_PATTERN = r"^[^\"\\\x00-\x1f.!?;,]{6,}\.$"
+# The final full stop is "[.]", not "\.": llama-cpp-python's server turns "\." into a grammar it
+# cannot parse and dies (SIGSEGV), so a hosted judge behind it could never write highlights.
+SENTENCE_PATTERN = r"^[^\"\\\x00-\x1f.!?]{10,}[.]$"
+FACT_PATTERN = r"^[^\"\\\x00-\x1f.!?;,]{6,}[.]$"
 MAX_KEY_FACTS = 10
 
 

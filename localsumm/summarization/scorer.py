@@ -92,7 +92,7 @@ class SummarizationScorer:
         plan: Plan | None = None
         pre, coverage = Preprocessed([], []), []
         if not empty:
-            plan = plan_evaluation(source, summary, self.judge, options.max_questions)
+            plan = plan_evaluation(source, summary, self.judge, options.max_questions, options.key_facts)
             pre = preprocess(self.judge, summary, source, plan, options, log, self.question_sets)
             asked = questions_to_ask(pre.questions, options.max_questions, pre.key_facts.facts)
             coverage = analyze(self.judge, summary, asked, log)
@@ -153,7 +153,7 @@ class SummarizationScorer:
             scorable=scores.scorable,
             preprocess_step_result=PreprocessStepResult(
                 alignment=pre.alignment, questions=pre.questions, dropped_questions=pre.dropped,
-                highlights=pre.key_facts.highlights, key_facts=pre.key_facts.facts,
+                highlights=pre.key_facts.highlights, key_facts=pre.key_facts.facts, key_facts_failed=pre.key_facts.failed,
             ),
             analyze_step_result=AnalyzeStepResult(coverage=coverage),
             provenance=Provenance(
