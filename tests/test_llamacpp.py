@@ -247,7 +247,7 @@ def test_a_source_several_times_the_context_is_judged_in_windows():
     pre = result.preprocess_step_result
     asking = [w.index for w in windows if w.questions]
     assert len([c for c in calls if c.step == "highlights"]) + len(pre.key_facts_failed) == len(asking)
-    assert all(re.match(r"window \d+: highlights: .* cap of 480 tokens", f) for f in pre.key_facts_failed)
+    assert all(re.match(r"window \d+ of \d+: highlights: .* cap of 480 tokens", f) for f in pre.key_facts_failed)
     # Each claim verdict saw exactly one window; windows were taken in order, and a claim was
     # asked of every window until one supported it.
     asked: dict[str, list[int]] = {}

@@ -53,9 +53,11 @@ class Plan:
 
 
 def plan_evaluation(source: str, summary: str, judge: Judge, max_questions: int, key_facts: bool = False) -> Plan:
-    windows = source_windows(source, judge, max_questions, key_facts)
+    """``key_facts``: the option; the facts are written for English evaluations only."""
+    language = evaluation_language(summary, source)
+    windows = source_windows(source, judge, max_questions, key_facts and language == "en")
     counts = [max_questions] if len(windows) == 1 else share_questions(windows, max_questions)
-    return Plan(windows, counts, evaluation_language(summary, source))
+    return Plan(windows, counts, language)
 
 
 def evaluation_language(summary: str, source: str) -> str:

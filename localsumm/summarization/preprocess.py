@@ -252,7 +252,7 @@ def judge_source(
             found = source_key_facts(judge, window.text, fact_counts[i], log, memo)
             highlights += found.highlights
             facts += found.facts
-            failed += [f"window {window.index}: {e}" if len(windows) > 1 else e for e in found.failed]
+            failed += [f"window {window.index + 1} of {len(windows)}: {e}" if len(windows) > 1 else e for e in found.failed]
         open_claims = [c for c in claims if not any(p >= judge.info.thresholds.alignment for p in probabilities[c])]
         # The prompts share the window: the judge may read it once and judge the claims side by side.
         answers = yes_probabilities(judge, "alignment", [prompts.claim_verdict_messages(window.text, c) for c in open_claims])
