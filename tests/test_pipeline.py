@@ -385,30 +385,35 @@ def test_key_facts_are_english_only():
     assert not [c for c in judge.calls if c.step in ("highlights", "key_facts")]
 
 
-def test_a_split_that_fails_leaves_the_highlights_as_the_key_facts():
+def failing_at(step: str, message: str) -> type[ScriptedJudge]:
+    """A scripted judge whose generation at ``step`` fails as a judge that runs to its token cap does."""
     from localsumm.errors import JudgeError
 
-    class FailingSplit(ScriptedJudge):
-        def generate(self, step, messages, output_type, max_tokens):
-            if step == "key_facts":
-                raise JudgeError("key_facts: the generation hit its cap of 80 tokens")
-            return super().generate(step, messages, output_type, max_tokens)
+    class Failing(ScriptedJudge):
+        def generate(self, step_, messages, output_type, max_tokens):
+            if step_ == step:
+                self.failures = getattr(self, "failures", 0) + 1
+                raise JudgeError(message)
+            return super().generate(step_, messages, output_type, max_tokens)
 
-    judge = FailingSplit(**KEY_FACT_JUDGE)
+    return Failing
+
+
+def test_a_split_that_fails_leaves_the_highlights_as_the_key_facts():
+    judge = failing_at("key_facts", "key_facts: the generation hit its cap of 80 tokens")(**KEY_FACT_JUDGE)
     r = create_summarization_scorer(judge, claims="extracted", key_facts=True).run(input=SOURCE, output=SUMMARY)
     assert r.preprocess_step_result.key_facts == KEY_FACT_JUDGE["highlights"]
 
 
 def test_highlights_that_fail_cost_the_key_facts_not_the_score():
-    from localsumm.errors import JudgeError
-
-    class FailingHighlights(ScriptedJudge):
-        def generate(self, step, messages, output_type, max_tokens):
-            if step == "highlights":
-                raise JudgeError("highlights: the judge's answer hit its cap of 480 tokens")
-            return super().generate(step, messages, output_type, max_tokens)
-
-    r = create_summarization_scorer(FailingHighlights(**KEY_FACT_JUDGE), claims="extracted").run(input=SOURCE, output=SUMMARY)
+    message = "highlights: the judge's answer hit its cap of 480 tokens"
+    judge = failing_at("highlights", message)(**KEY_FACT_JUDGE)
+    s = create_summarization_scorer(judge, claims="extracted")
+    r = s.run(input=SOURCE, output=SUMMARY)
     pre = r.preprocess_step_result
-    assert not pre.key_facts and not pre.highlights and pre.key_facts_failed == ["highlights: the judge's answer hit its cap of 480 tokens"]
+    assert not pre.key_facts and not pre.highlights and pre.key_facts_failed == [message]
     assert len(r.analyze_step_result.coverage) == len(pre.questions) == 2 and r.coverage_score == 0.5
+    # A later summary of the source keeps the record without generating the highlights again.
+    later = s.run(input=SOURCE, output=SUMMARY + " More.")
+    assert later.preprocess_step_result.key_facts_failed == [message] and judge.failures == 1
+    assert "highlights" in later.provenance.shared_steps

@@ -53,7 +53,7 @@ class Preprocessed:
 
 CheckedQuestions = tuple[list[str], list[DroppedQuestion]]
 # What a source yields, by kind: its questions as generated, as checked, and its key facts.
-_KINDS = ("questions", "checked", "key_facts")
+_KINDS = ("questions", "checked", "key_facts", "key_facts_failed")
 
 
 class QuestionSets:
@@ -165,6 +165,10 @@ def source_key_facts(judge: Judge, source: str, n: int, log: StepLog, memo: Ques
         if known is not None:
             log.shared.update({"highlights", "key_facts"})
             return KeyFacts(highlights=known[1], facts=known[0])
+        failed = memo.get(source, n, kind="key_facts_failed")
+        if failed is not None:
+            log.shared.add("highlights")
+            return KeyFacts(failed=failed[0])
     try:
         value, call = judge.generate(
             "highlights", prompts.highlights_messages(source, HIGHLIGHTS), highlight_list(HIGHLIGHTS), highlights_token_budget()
@@ -173,8 +177,10 @@ def source_key_facts(judge: Judge, source: str, n: int, log: StepLog, memo: Ques
         raise
     except JudgeError as e:
         # Key facts add to the questions; a judge that runs a highlight on to its cap (SmolLM2 on a
-        # repetitive source) costs the evaluation those facts, not its score. Not kept for later
-        # summaries: the failure is recorded with each result it affects.
+        # repetitive source) costs the evaluation those facts, not its score. Kept like a success, so a
+        # later summary of the source neither pays for the failed generation again nor loses its record.
+        if memo is not None:
+            memo.put(source, n, ([str(e)], []), kind="key_facts_failed")
         return KeyFacts(failed=[str(e)])
     log.add(call)
     highlights = unique(value.summary)  # type: ignore[attr-defined]
