@@ -375,6 +375,29 @@ def test_a_later_summary_reuses_the_key_facts_and_without_the_option_none_are_wr
     assert len(r.analyze_step_result.coverage) == 2
 
 
+def test_key_facts_the_source_does_not_answer_are_dropped_as_questions_are():
+    # The 2 questions pass their check; of the 2 facts, the second does not.
+    judge = ScriptedJudge(**KEY_FACT_JUDGE, answerable_probabilities=[0.9, 0.9, 0.9, 0.2])
+    s = create_summarization_scorer(judge, key_facts=True)
+    r = s.run(input=SOURCE, output=SUMMARY)
+    pre = r.preprocess_step_result
+    seattle = "Is it true that The company is based in Seattle?"
+    assert pre.key_facts == KEY_FACT_JUDGE["key_facts"][:1]
+    assert [(d.question, d.probability) for d in pre.dropped_questions] == [(seattle, 0.2)]
+    assert 'does not answer it "yes": judge probability 0.20' in pre.dropped_questions[0].reason
+    assert seattle not in [v.question for v in r.analyze_step_result.coverage] and len(r.analyze_step_result.coverage) == 3
+    # Checked in the source context, like the questions; a later summary shares the verdicts.
+    checks = [c for c in judge.calls if c.step == "answerable"]
+    assert len(checks) == 4 and all(SOURCE in c.prompt for c in checks) and seattle in checks[-1].prompt
+    later = s.run(input=SOURCE, output=SUMMARY + " More.")
+    assert later.preprocess_step_result.dropped_questions == pre.dropped_questions
+    assert len([c for c in judge.calls if c.step == "answerable"]) == 4
+
+    unchecked = ScriptedJudge(**KEY_FACT_JUDGE, answerable_probabilities=[0.9, 0.9, 0.9, 0.2])
+    r = create_summarization_scorer(unchecked, key_facts=True, check_questions=False).run(input=SOURCE, output=SUMMARY)
+    assert r.preprocess_step_result.key_facts == KEY_FACT_JUDGE["key_facts"] and not r.preprocess_step_result.dropped_questions
+
+
 def test_key_facts_are_english_only():
     source = "这家公司由约翰·史密斯于1995年创立。它位于西雅图。"
     s, judge = scorer(claims=["公司成立于1995年。"], questions=["公司是否成立于1995年？"], claim_probabilities=[0.9],

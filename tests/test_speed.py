@@ -28,6 +28,8 @@ def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
     assert set(figures["levers"]) == engine | {setting}
     for name, lever in figures["levers"].items():
         assert lever["median_ratio_first"] > 0 and lever["median_ratio_later"] > 0
-        # the engine levers change no verdict; key facts add questions, so the runs' verdicts differ
-        assert 0 <= lever["largest_probability_difference"] < 0.1 if name in engine else lever["largest_probability_difference"] == 1.0
+        # The engine levers change no verdict. Key facts leave the questions' verdicts as they are and add
+        # their own (a difference of 1.0), unless the question check dropped every fact (none then).
+        difference = lever["largest_probability_difference"]
+        assert 0 <= difference < 0.1 if name in engine else difference in (0.0, 1.0)
     assert "AVX" in figures["build"] or "NEON" in figures["build"]

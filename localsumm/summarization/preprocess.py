@@ -53,7 +53,7 @@ class Preprocessed:
 
 CheckedQuestions = tuple[list[str], list[DroppedQuestion]]
 # What a source yields, by kind: its questions as generated, as checked, and its key facts.
-_KINDS = ("questions", "checked", "key_facts", "key_facts_failed")
+_KINDS = ("questions", "checked", "key_facts", "key_facts_failed", "key_facts_checked")
 
 
 class QuestionSets:
@@ -210,6 +210,35 @@ def check_questions(judge: Judge, source: str, questions: list[str], log: StepLo
     more verdict in the source context, whose prefix the judge already holds. If it would drop every
     question, the most probable one is kept: a source always has something to ask.
     """
+    kept, dropped = answered_by_source(judge, source, questions, log)
+    if not kept and dropped:
+        best = max(range(len(dropped)), key=lambda i: dropped[i].probability or 0.0)
+        kept.append(dropped.pop(best).question)
+    return kept, dropped
+
+
+def check_key_facts(
+    judge: Judge, source: str, n: int, facts: list[str], log: StepLog, memo: QuestionSets | None = None
+) -> tuple[list[str], list[DroppedQuestion]]:
+    """The key facts ``source`` answers "yes" when asked as coverage asks them, and the others dropped, as
+    generated questions are: a judge's highlights can misread the source, and its split can make facts of
+    nothing ("The game was played in a world."), which coverage would count against every summary. Unlike
+    the questions, all may go: the questions remain."""
+    if memo is not None:
+        known = memo.get(source, n, kind="key_facts_checked")
+        if known is not None:
+            log.shared.add("answerable")
+            return known[0], known[1]
+    asked = {prompts.fact_question(f): f for f in facts}
+    kept, dropped = answered_by_source(judge, source, list(asked), log)
+    checked = ([asked[q] for q in kept], dropped)
+    if memo is not None:
+        memo.put(source, n, checked, kind="key_facts_checked")
+    return checked
+
+
+def answered_by_source(judge: Judge, source: str, questions: list[str], log: StepLog) -> CheckedQuestions:
+    """``questions`` split by the judge's verdict in the source context: answered "yes", or dropped and why."""
     threshold = judge.info.thresholds.coverage
     answers = yes_probabilities(judge, "answerable", [prompts.answerable_messages(source, q) for q in questions])
     kept: list[str] = []
@@ -221,9 +250,6 @@ def check_questions(judge: Judge, source: str, questions: list[str], log: StepLo
         else:
             reason = f'the source does not answer it "yes": judge probability {p:.2f} < threshold {threshold:.2f}'
             dropped.append(DroppedQuestion(question=question, reason=reason, probability=round(p, 4)))
-    if not kept and dropped:
-        best = max(range(len(dropped)), key=lambda i: dropped[i].probability or 0.0)
-        kept.append(dropped.pop(best).question)
     return kept, dropped
 
 
@@ -242,7 +268,7 @@ def judge_source(
     """Claim probabilities per window and (when ``counts`` gives how many per window) questions, and (when
     ``fact_counts`` does) key facts, window by window, so each window's source steps share its prefix in
     the KV cache. A claim supported by one window is not asked of the next. With ``check_questions``, a
-    window's questions that it does not answer "yes" itself are dropped (and returned apart)."""
+    window's questions and key facts that it does not answer "yes" itself are dropped (and returned apart)."""
     questions: list[str] = []
     dropped: list[DroppedQuestion] = []
     highlights: list[str] = []
@@ -257,7 +283,12 @@ def judge_source(
         if fact_counts and fact_counts[i]:
             found = source_key_facts(judge, window.text, fact_counts[i], log, memo)
             highlights += found.highlights
-            facts += found.facts
+            if check_questions and found.facts:
+                kept_facts, lost = check_key_facts(judge, window.text, fact_counts[i], found.facts, log, memo)
+                facts += kept_facts
+                dropped += lost
+            else:
+                facts += found.facts
             failed += [f"window {window.index + 1} of {len(windows)}: {e}" if len(windows) > 1 else e for e in found.failed]
         open_claims = [c for c in claims if not any(p >= judge.info.thresholds.alignment for p in probabilities[c])]
         # The prompts share the window: the judge may read it once and judge the claims side by side.
