@@ -46,7 +46,7 @@ _LITERALS = typer.Option(
 )
 _QUESTION_CHECK = typer.Option(
     True, "--question-check/--no-question-check",
-    help="Drop a generated question that the source itself does not answer 'yes' before coverage asks it.",
+    help="Drop a generated question, or key fact, that the source itself does not answer 'yes' before coverage asks it.",
 )
 _KEY_FACTS = typer.Option(
     True, "--key-facts/--no-key-facts",

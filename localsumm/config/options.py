@@ -48,7 +48,8 @@ class Options:
     check_literals: bool = True
     """Refuse support to a claim naming a number or a capitalised name found nowhere in the source."""
     check_questions: bool = True
-    """Drop a generated question that the source itself does not answer "yes" before coverage asks it."""
+    """Drop a generated question, or key fact, that the source itself does not answer "yes" before coverage
+    asks it."""
     key_facts: bool = True
     """Also ask the summary the source's key facts: the judge writes the source's highlights, splits them
     into single facts, and coverage asks each ("Is it true that ...?") beside the questions (English).

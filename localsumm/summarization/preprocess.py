@@ -52,7 +52,8 @@ class Preprocessed:
 
 
 CheckedQuestions = tuple[list[str], list[DroppedQuestion]]
-# What a source yields, by kind: its questions as generated, as checked, and its key facts.
+# What a source yields, by kind: its questions as generated, as checked, and its key facts (as written, failed,
+# or as checked).
 _KINDS = ("questions", "checked", "key_facts", "key_facts_failed", "key_facts_checked")
 
 
@@ -219,7 +220,7 @@ def check_questions(judge: Judge, source: str, questions: list[str], log: StepLo
 
 def check_key_facts(
     judge: Judge, source: str, n: int, facts: list[str], log: StepLog, memo: QuestionSets | None = None
-) -> tuple[list[str], list[DroppedQuestion]]:
+) -> CheckedQuestions:
     """The key facts ``source`` answers "yes" when asked as coverage asks them, and the others dropped, as
     generated questions are: a judge's highlights can misread the source, and its split can make facts of
     nothing ("The game was played in a world."), which coverage would count against every summary. Unlike
