@@ -40,6 +40,9 @@ class Plan:
     """How many questions each window asks (max_questions in all)."""
     language: str = "en"
     """The summary's language (ISO 639-1), that of its claims and of the questions it is asked."""
+    key_facts: bool = False
+    """Whether each window that asks questions also writes key facts: the option, in English evaluations
+    only (the facts are asked as "Is it true that ...?", measured on English sets alone)."""
 
     @property
     def layout(self) -> list[SourceWindow] | None:
@@ -55,9 +58,10 @@ class Plan:
 def plan_evaluation(source: str, summary: str, judge: Judge, max_questions: int, key_facts: bool = False) -> Plan:
     """``key_facts``: the option; the facts are written for English evaluations only."""
     language = evaluation_language(summary, source)
-    windows = source_windows(source, judge, max_questions, key_facts and language == "en")
+    facts = key_facts and language == "en"
+    windows = source_windows(source, judge, max_questions, facts)
     counts = [max_questions] if len(windows) == 1 else share_questions(windows, max_questions)
-    return Plan(windows, counts, language)
+    return Plan(windows, counts, language, facts)
 
 
 def evaluation_language(summary: str, source: str) -> str:

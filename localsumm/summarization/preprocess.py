@@ -94,8 +94,7 @@ def preprocess(
     claims = (
         unique(sentences(summary, language)) if options.claims == "sentences" else extract_claims(judge, summary, log, language)
     )
-    # Key facts are English only: they are asked as "Is it true that ...?", measured on English sets alone.
-    facts = plan.questions_per_window if options.key_facts and language == "en" else None
+    facts = plan.questions_per_window if plan.key_facts else None
     probabilities, questions, dropped, key_facts = judge_source(
         judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.check_questions, facts
     )
