@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import localsumm
 from localsumm import create_summarization_scorer
 from localsumm.config import Options
 from localsumm.runs.batch import run_evals
@@ -100,9 +101,27 @@ def test_resume_refuses_to_mix_settings_a_result_depends_on(tmp_path):
         evaluate_file(data, out, resume=True, model=scripted(10), check_literals=False)
     with pytest.raises(InputError, match="--max-questions 10 .*not --max-questions 5"):
         evaluate_file(data, out, resume=True, model=scripted(10), options=Options(max_questions=5))
+    with pytest.raises(InputError, match="judged with --key-facts .*not --no-key-facts"):
+        evaluate_file(data, out, resume=True, model=scripted(10), key_facts=False)
     assert out.read_text() == before
     evaluate_file(data, out, resume=True, model=scripted(10))  # the same unit resumes
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_resume_refuses_to_mix_pipelines(tmp_path):
+    """Results of another package or prompt version may score the same input differently."""
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"id": f"i{n}", "source": SOURCE, "summary": SUMMARY}) + "\n" for n in range(2)))
+    out = tmp_path / "out.jsonl"
+    evaluate_file(data, out, model=scripted(10), limit=1)
+    line = json.loads(out.read_text())
+    assert line["localsumm"]["result"]["provenance"]["localsumm_version"] == localsumm.__version__
+    line["localsumm"]["result"]["provenance"]["localsumm_version"] = "0.1.0"
+    out.write_text(json.dumps(line) + "\n")
+    before = out.read_text()
+    with pytest.raises(InputError, match=f"results of localsumm 0.1.0 .*this is localsumm {localsumm.__version__}"):
+        evaluate_file(data, out, resume=True, model=scripted(10))
+    assert out.read_text() == before
 
 
 def test_eval_refuses_to_overwrite_results_without_resume(tmp_path):

@@ -205,6 +205,19 @@ def main() -> None:
             (sum(a) + sum(p >= threshold for p in r["probabilities"])) / max(len(a) + len(r["probabilities"]), 1)
             for a, r in zip(answered, rows)
         ]
+        if args.facts == "reference":
+            # The scorer's design with the reference's facts in place of the key facts the judge wrote: its
+            # passage questions' verdicts, and the reference's first k facts: k as many as the judge's key
+            # facts of that source (the same weight in the score), or all of them.
+            for label, k_of in (("as many as its key facts", lambda n: n), ("all", lambda n: None)):
+                values = []
+                for r in rows:
+                    result = lines[r["id"]].result
+                    facts = {prompts.fact_question(f) for f in result.preprocess_step_result.key_facts}  # type: ignore[union-attr]
+                    asked = [v.answered for v in result.analyze_step_result.coverage if v.question not in facts]  # type: ignore[union-attr]
+                    chosen = r["probabilities"][: k_of(len(facts))]
+                    values.append((sum(asked) + sum(p >= threshold for p in chosen)) / max(len(asked) + len(chosen), 1))
+                predictors[f"its questions, reference facts ({label}) for key facts"] = values
     facts = sum(len(r["probabilities"]) for r in rows)
     print(f"{len(rows)} items, {facts} {'key' if args.facts == 'reference' else args.facts} facts asked, {seconds:.0f} s, judge {name}, prompts {prompts.PROMPT_VERSION}")
     print(f"{'predictor':<40} {'Pearson [95%]':>22} {'Spearman':>9} {'Pearson/doc [95%]':>22} {'Spearman/doc':>13}")

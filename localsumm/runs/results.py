@@ -22,10 +22,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .._version import __version__
 from ..config.options import Options
 from ..errors import InputError
 from ..files import read_text
 from ..summarization.inputs import resolve_source, resolve_summary
+from ..summarization.prompts import PROMPT_VERSION
 from ..summarization.result import SummarizationResult
 
 KEY = "localsumm"
@@ -164,17 +166,27 @@ _FLAGS = {
     "claims": lambda v: f"--claims {v}",
     "literal_check": lambda v: "--literal-check" if v else "--no-literal-check",
     "question_check": lambda v: "--question-check" if v else "--no-question-check",
+    "key_facts": lambda v: "--key-facts" if v else "--no-key-facts",
 }
 
 
 def check_resumable(out: Path, options: Options) -> None:
-    """A resumed file must not mix settings a result depends on (``Options.recorded``): its figures
-    would describe neither. Results written before a setting existed carry its old default."""
+    """A resumed file must not mix settings a result depends on (``Options.recorded``), nor pipelines (the
+    package and prompt versions): its figures would describe neither. Results written before a setting
+    existed carry its old default."""
     wanted = options.recorded()
+    pipeline = (__version__, PROMPT_VERSION)
     for line in read_results(out):
         result = line.result
         if result is None:  # a failed or skipped item judged nothing
             continue
+        earlier_pipeline = (result.provenance.localsumm_version, result.provenance.prompt_version)
+        if earlier_pipeline != pipeline:
+            raise InputError(
+                f"{out} holds results of localsumm {earlier_pipeline[0]} with prompts {earlier_pipeline[1]} "
+                f"(item {line.id}), and this is localsumm {pipeline[0]} with prompts {pipeline[1]}: the same input "
+                f"can score differently, so give this run its own --out (or resume it with localsumm {earlier_pipeline[0]})"
+            )
         for name, value in wanted.items():
             earlier = getattr(result.provenance, name)
             if earlier != value:
