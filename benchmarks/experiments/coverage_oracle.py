@@ -208,8 +208,10 @@ def main() -> None:
         if args.facts == "reference":
             # The scorer's design with the reference's facts in place of the key facts the judge wrote: its
             # passage questions' verdicts, and the reference's first k facts: k as many as the judge's key
-            # facts of that source (the same weight in the score), or all of them.
-            for label, k_of in (("as many as its key facts", lambda n: n), ("all", lambda n: None)):
+            # facts of that source (the same weight in the score), a fixed number, or all of them.
+            ks = (("as many as its key facts", lambda n: n), *((f"first {k}", lambda n, k=k: k) for k in (3, 6, 9)),
+                  ("all", lambda n: None))
+            for label, k_of in ks:
                 values = []
                 for r in rows:
                     result = lines[r["id"]].result
