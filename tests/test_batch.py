@@ -114,14 +114,23 @@ def test_resume_refuses_to_mix_pipelines(tmp_path):
     data.write_text("".join(json.dumps({"id": f"i{n}", "source": SOURCE, "summary": SUMMARY}) + "\n" for n in range(2)))
     out = tmp_path / "out.jsonl"
     evaluate_file(data, out, model=scripted(10), limit=1)
-    line = json.loads(out.read_text())
-    assert line["localsumm"]["result"]["provenance"]["localsumm_version"] == localsumm.__version__
-    line["localsumm"]["result"]["provenance"]["localsumm_version"] = "0.1.0"
-    out.write_text(json.dumps(line) + "\n")
-    before = out.read_text()
-    with pytest.raises(InputError, match=f"results of localsumm 0.1.0 .*this is localsumm {localsumm.__version__}"):
-        evaluate_file(data, out, resume=True, model=scripted(10))
-    assert out.read_text() == before
+    written = out.read_text()
+    provenance = json.loads(written)["localsumm"]["result"]["provenance"]
+    assert provenance["localsumm_version"] == localsumm.__version__
+    for field, earlier, message in (
+        ("localsumm_version", "0.1.0", f"results of localsumm 0.1.0 .*this is localsumm {localsumm.__version__}"),
+        ("prompt_version", "2026-11-30.4", f"with prompts 2026-11-30.4 .*with prompts {provenance['prompt_version']}"),
+    ):
+        line = json.loads(written)
+        line["localsumm"]["result"]["provenance"][field] = earlier
+        out.write_text(json.dumps(line) + "\n")
+        before = out.read_text()
+        with pytest.raises(InputError, match=message):
+            evaluate_file(data, out, resume=True, model=scripted(10))
+        assert out.read_text() == before
+    out.write_text(written)
+    evaluate_file(data, out, resume=True, model=scripted(10))  # the same pipeline resumes
+    assert len(out.read_text().splitlines()) == 2
 
 
 def test_eval_refuses_to_overwrite_results_without_resume(tmp_path):
