@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -131,6 +132,19 @@ def test_resume_refuses_to_mix_pipelines(tmp_path):
     out.write_text(written)
     evaluate_file(data, out, resume=True, model=scripted(10))  # the same pipeline resumes
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_resume_refuses_another_judge(tmp_path):
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"id": f"i{n}", "source": SOURCE, "summary": SUMMARY}) + "\n" for n in range(2)))
+    out = tmp_path / "out.jsonl"
+    evaluate_file(data, out, model=scripted(10), limit=1)
+    before = out.read_text()
+    other = scripted(10)
+    other.info = dataclasses.replace(other.info, name="another-judge")
+    with pytest.raises(InputError, match="judged by scripted .*not another-judge; resume it with --model scripted"):
+        evaluate_file(data, out, resume=True, model=other)
+    assert out.read_text() == before
 
 
 def test_eval_refuses_to_overwrite_results_without_resume(tmp_path):

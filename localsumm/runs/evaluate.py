@@ -26,7 +26,7 @@ from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summa
 from ..text import printable
 from .batch import ItemResult, run_evals
 from .records import read_records
-from .results import DIMENSIONS, check_resumable, done_ids, format_line, read_results
+from .results import DIMENSIONS, check_resumable, check_same_judge, done_ids, format_line, read_results
 
 if TYPE_CHECKING:
     from .cluster import RaySettings
@@ -84,6 +84,8 @@ def evaluate_file(
         scorer = ScorerSpec(model, options)
     elif valid:
         scorer = create_summarization_scorer(model, options=options)
+        if done:  # with Ray the judge loads on the workers only, so there the model is not compared
+            check_same_judge(out, scorer.judge.info)
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as sink, _progress(console) as progress:

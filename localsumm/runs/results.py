@@ -26,6 +26,7 @@ from .._version import __version__
 from ..config.options import Options
 from ..errors import InputError
 from ..files import read_text
+from ..protocol import JudgeInfo
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
 from ..summarization.result import SummarizationResult
@@ -168,6 +169,22 @@ _FLAGS = {
     "question_check": lambda v: "--question-check" if v else "--no-question-check",
     "key_facts": lambda v: "--key-facts" if v else "--no-key-facts",
 }
+
+
+def check_same_judge(out: Path, judge: JudgeInfo) -> None:
+    """A resumed file must hold one judge's results: the same weights (by sha256 where both have one,
+    else by name)."""
+    for line in read_results(out):
+        result = line.result
+        if result is None:
+            continue
+        earlier, earlier_sha = result.provenance.model, result.provenance.model_sha256
+        same = earlier_sha == judge.sha256 if earlier_sha and judge.sha256 else earlier == judge.name
+        if not same:
+            raise InputError(
+                f"{out} holds results judged by {earlier} (item {line.id}), not {judge.name}; resume it with "
+                f"--model {earlier}, or give {judge.name} its own --out"
+            )
 
 
 def check_resumable(out: Path, options: Options) -> None:
