@@ -90,11 +90,17 @@ def test_eval_file_writes_every_record_once_and_resumes(tmp_path):
     assert sorted(l["id"] for l in again) == sorted(l["id"] for l in lines)
 
 
-def test_resume_refuses_to_mix_settings_a_result_depends_on(tmp_path):
+def half_scored(tmp_path):
+    """A data file of two records and a results file holding the first one's result, to resume."""
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps({"id": f"i{n}", "source": SOURCE, "summary": SUMMARY}) + "\n" for n in range(2)))
     out = tmp_path / "out.jsonl"
     evaluate_file(data, out, model=scripted(10), limit=1)
+    return data, out
+
+
+def test_resume_refuses_to_mix_settings_a_result_depends_on(tmp_path):
+    data, out = half_scored(tmp_path)
     before = out.read_text()
     with pytest.raises(InputError, match="judged with --claims sentences .*not --claims extracted"):
         evaluate_file(data, out, resume=True, model=scripted(10), claims="extracted")
@@ -111,10 +117,7 @@ def test_resume_refuses_to_mix_settings_a_result_depends_on(tmp_path):
 
 def test_resume_refuses_to_mix_pipelines(tmp_path):
     """Results of another package or prompt version may score the same input differently."""
-    data = tmp_path / "data.jsonl"
-    data.write_text("".join(json.dumps({"id": f"i{n}", "source": SOURCE, "summary": SUMMARY}) + "\n" for n in range(2)))
-    out = tmp_path / "out.jsonl"
-    evaluate_file(data, out, model=scripted(10), limit=1)
+    data, out = half_scored(tmp_path)
     written = out.read_text()
     provenance = json.loads(written)["localsumm"]["result"]["provenance"]
     assert provenance["localsumm_version"] == localsumm.__version__
@@ -135,10 +138,7 @@ def test_resume_refuses_to_mix_pipelines(tmp_path):
 
 
 def test_resume_refuses_another_judge(tmp_path):
-    data = tmp_path / "data.jsonl"
-    data.write_text("".join(json.dumps({"id": f"i{n}", "source": SOURCE, "summary": SUMMARY}) + "\n" for n in range(2)))
-    out = tmp_path / "out.jsonl"
-    evaluate_file(data, out, model=scripted(10), limit=1)
+    data, out = half_scored(tmp_path)
     before = out.read_text()
     other = scripted(10)
     other.info = dataclasses.replace(other.info, name="another-judge")
