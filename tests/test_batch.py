@@ -141,7 +141,7 @@ def test_resume_refuses_another_judge(tmp_path):
     data, out = half_scored(tmp_path)
     before = out.read_text()
     other = scripted(10)
-    other.info = dataclasses.replace(other.info, name="another-judge")
+    other.info = dataclasses.replace(other.info, name="another-judge")  # the local check: before any item
     with pytest.raises(InputError, match="judged by scripted .*not another-judge; resume it with --model scripted"):
         evaluate_file(data, out, resume=True, model=other)
     assert out.read_text() == before

@@ -117,6 +117,19 @@ def test_an_interrupted_driver_resumes_without_losing_or_repeating(data, one_pro
     assert _lines(out, history=False) == {k: _comparable(v, history=False) for k, v in one_process.items()}
 
 
+def test_resuming_with_another_judge_stops_before_writing(data, one_process, tmp_path):
+    """Under Ray the driver never loads the judge: the first result the workers send names it."""
+    out = tmp_path / "ray.jsonl"
+    first = json.loads(json.dumps(next(iter(one_process.values()))))
+    first["localsumm"]["result"]["provenance"].update(model="another-judge", model_sha256="0" * 64)
+    out.write_text(json.dumps(first) + "\n")
+    before = out.read_text()
+    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "1")
+    assert done.returncode == 3, done.stderr  # InputError
+    assert "judged by another-judge" in done.stderr and f"not {SMALL}" in done.stderr and "Traceback" not in done.stderr
+    assert out.read_text() == before
+
+
 def test_a_worker_without_the_model_stops_the_run_naming_its_node(data, tmp_path):
     out = tmp_path / "ray.jsonl"
     empty = tmp_path / "no-models"

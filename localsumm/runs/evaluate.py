@@ -84,8 +84,12 @@ def evaluate_file(
         scorer = ScorerSpec(model, options)
     elif valid:
         scorer = create_summarization_scorer(model, options=options)
-        if done:  # with Ray the judge loads on the workers only, so there the model is not compared
-            check_same_judge(out, scorer.judge.info)
+    # A resumed file holds one judge's results. With Ray the judge loads on the workers only: the first
+    # result names it, and is checked before it is written.
+    judge_checked = not done
+    if done and isinstance(scorer, SummarizationScorer):
+        check_same_judge(out, scorer.judge.info.name, scorer.judge.info.sha256)
+        judge_checked = True
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as sink, _progress(console) as progress:
@@ -99,9 +103,12 @@ def evaluate_file(
         tokens, seconds = 0, 0.0
 
         def finished(item: ItemResult) -> None:
-            nonlocal tokens, seconds
+            nonlocal tokens, seconds, judge_checked
             record = valid[item.index]
             result = next(iter(item.scorer_results.values()), None)
+            if result is not None and not judge_checked:
+                check_same_judge(out, result.provenance.model, result.provenance.model_sha256)
+                judge_checked = True
             error = "; ".join(item.errors.values()) or None
             sink.write(format_line(record.fields, record.id, error=error, result=result) + "\n")
             sink.flush()

@@ -26,7 +26,6 @@ from .._version import __version__
 from ..config.options import Options
 from ..errors import InputError
 from ..files import read_text
-from ..protocol import JudgeInfo
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
 from ..summarization.result import SummarizationResult
@@ -171,19 +170,19 @@ _FLAGS = {
 }
 
 
-def check_same_judge(out: Path, judge: JudgeInfo) -> None:
-    """A resumed file must hold one judge's results: the same weights (by sha256 where both have one,
-    else by name)."""
+def check_same_judge(out: Path, name: str, sha256: str | None) -> None:
+    """A resumed file must hold one judge's results: the same weights (by sha256 where both sides have
+    one, else by name)."""
     for line in read_results(out):
         result = line.result
         if result is None:
             continue
         earlier, earlier_sha = result.provenance.model, result.provenance.model_sha256
-        same = earlier_sha == judge.sha256 if earlier_sha and judge.sha256 else earlier == judge.name
+        same = earlier_sha == sha256 if earlier_sha and sha256 else earlier == name
         if not same:
             raise InputError(
-                f"{out} holds results judged by {earlier} (item {line.id}), not {judge.name}; resume it with "
-                f"--model {earlier}, or give {judge.name} its own --out"
+                f"{out} holds results judged by {earlier} (item {line.id}), not {name}; resume it with "
+                f"--model {earlier}, or give {name} its own --out"
             )
 
 
