@@ -8,7 +8,8 @@ each run, and the change in each with a 95% interval from a paired bootstrap
 half of the documents (``common.document_halves``), so that a change found on
 one dev set is seen to hold on both its halves. Also the
 questions per source and what generating them cost in each run (sources whose
-questions step was not answered from a cache). ``--limit N`` keeps the first N
+questions step was not answered from a cache), and with key facts, the facts
+and highlight sentences per source. ``--limit N`` keeps the first N
 items of the old file, e.g. to match a benchmark run with ``--limit``.
 """
 
@@ -44,6 +45,18 @@ def question_costs(run: dict[str | None, ResultLine]) -> str:
                  f"{mean(s.prompt_tokens for s in fresh):.0f} prompt tokens evaluated, "
                  f"{mean(s.completion_tokens for s in fresh):.0f} generated, {mean(s.seconds for s in fresh):.1f} s")
     return text
+
+
+def key_fact_counts(run: dict[str | None, ResultLine]) -> str:
+    """Per source: the key facts coverage asked (after the question check) and the highlight sentences
+    they were split from; empty for a run without key facts."""
+    by_doc = {line.doc: line.result.preprocess_step_result for line in run.values() if line.result is not None}
+    if not any(pre.highlights for pre in by_doc.values()):
+        return ""
+    facts = [len(pre.key_facts) for pre in by_doc.values()]
+    single = sum(len(pre.highlights) == 1 for pre in by_doc.values())
+    return (f"; key facts per source {min(facts)}-{max(facts)} (mean {mean(facts):.1f}), "
+            f"one highlight sentence on {single} of {len(by_doc)} sources")
 
 
 def main() -> None:
@@ -82,7 +95,8 @@ def main() -> None:
         print(f"  half {half + 1} ({len(idx)} items, {len(set(d[idx]))} documents):")
         report(idx, "    ")
     for name, run in (("old", old), ("new", new)):
-        print(f"  {name}: {question_costs({i: run[i] for i in ids})}")
+        both = {i: run[i] for i in ids}
+        print(f"  {name}: {question_costs(both)}{key_fact_counts(both)}")
 
 
 if __name__ == "__main__":

@@ -30,9 +30,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from common import DATA, ROOT, doc_id, first_item_per_source
+from common import DATA, ROOT
 
-from localsumm.files import read_jsonl
+from localsumm.bench.speed import first_item_per_source, later_items  # the items bench speed times
 
 WHEELS = Path.home() / ".cache" / "localsumm" / "wheels"
 
@@ -51,13 +51,6 @@ for key in ("first", "later"):
     out[key] = {"seconds": time.perf_counter() - start, "score": result.score}
 print(json.dumps(out))
 """
-
-
-def later_of(path: Path, first: dict[str, Any]) -> dict[str, Any]:
-    for line in read_jsonl(path):
-        if doc_id(line) == doc_id(first) and line["id"] != first["id"]:
-            return line
-    raise SystemExit(f"{path.name}: {first['id']} has no second summary of its source")
 
 
 def run_arm(code: Path, wheel_dir: Path | None, first: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
@@ -86,6 +79,9 @@ def main() -> None:
     if not wheels:
         raise SystemExit(f"no {args.then_build} wheel in {WHEELS}: run `make` (it keeps the portable wheel there)")
     firsts = first_item_per_source(args.data, args.items)
+    laters = later_items(args.data, firsts)
+    if None in laters:
+        raise SystemExit(f"{args.data.name}: {firsts[laters.index(None)]['id']} has no second summary of its source")
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="localsumm-then-") as tmp:
         then_code, then_engine = Path(tmp) / "code", Path(tmp) / "engine"
@@ -94,8 +90,7 @@ def main() -> None:
             subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(then_engine), str(wheels[-1])], check=True)
             arms = {"then": (then_code, then_engine), "then, this build": (then_code, None), "now": (ROOT, None)}
             names = list(arms)
-            for i, first in enumerate(firsts):
-                later = later_of(args.data, first)
+            for i, (first, later) in enumerate(zip(firsts, laters)):
                 order = names[i % len(names):] + names[: i % len(names)]
                 for name in order:
                     out = run_arm(*arms[name], first, later)

@@ -26,7 +26,7 @@ from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summa
 from ..text import printable
 from .batch import ItemResult, run_evals
 from .records import read_records
-from .results import DIMENSIONS, check_resumable, check_same_judge, done_ids, format_line, read_results
+from .results import DIMENSIONS, check_resumable, check_same_judge, done_ids, earlier_results, format_line, read_results
 
 if TYPE_CHECKING:
     from .cluster import RaySettings
@@ -73,8 +73,8 @@ def evaluate_file(
             record.error = f"{data}: line {record.line} repeats id {record.id} (first on line {first_line[record.id]})"
         first_line.setdefault(record.id, record.line)
     done = done_ids(out) if resume else set()
-    if done:
-        check_resumable(out, options)
+    earlier = earlier_results(out) if done else []
+    check_resumable(out, earlier, options)
     todo = [r for r in records if r.id not in done]
     valid = [r for r in todo if r.error is None]
     scorer: SummarizationScorer | ScorerSpec | None = None
@@ -86,9 +86,9 @@ def evaluate_file(
         scorer = create_summarization_scorer(model, options=options)
     # A resumed file holds one judge's results. With Ray the judge loads on the workers only: the first
     # result names it, and is checked before it is written.
-    judge_checked = not done
-    if done and isinstance(scorer, SummarizationScorer):
-        check_same_judge(out, scorer.judge.info.name, scorer.judge.info.sha256)
+    judge_checked = not earlier
+    if earlier and isinstance(scorer, SummarizationScorer):
+        check_same_judge(out, earlier, scorer.judge.info.name, scorer.judge.info.sha256)
         judge_checked = True
 
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -107,7 +107,7 @@ def evaluate_file(
             record = valid[item.index]
             result = next(iter(item.scorer_results.values()), None)
             if result is not None and not judge_checked:
-                check_same_judge(out, result.provenance.model, result.provenance.model_sha256)
+                check_same_judge(out, earlier, result.provenance.model, result.provenance.model_sha256)
                 judge_checked = True
             error = "; ".join(item.errors.values()) or None
             sink.write(format_line(record.fields, record.id, error=error, result=result) + "\n")

@@ -159,54 +159,51 @@ def done_ids(out: Path) -> set[str]:
     return ids
 
 
-# Each setting a result records, as the command line gives it: for the message that refuses a mix.
-_FLAGS = {
-    "max_questions": lambda v: f"--max-questions {v}",
-    "scale": lambda v: f"--scale {v:g}",
-    "claims": lambda v: f"--claims {v}",
-    "literal_check": lambda v: "--literal-check" if v else "--no-literal-check",
-    "question_check": lambda v: "--question-check" if v else "--no-question-check",
-    "key_facts": lambda v: "--key-facts" if v else "--no-key-facts",
-}
+def earlier_results(out: Path) -> list[ResultLine]:
+    """The lines of a results file that hold a result (a failed or skipped item judged nothing): what a
+    resumed run is checked against, read once."""
+    return [line for line in read_results(out) if line.result is not None]
 
 
-def check_same_judge(out: Path, name: str, sha256: str | None) -> None:
+def _flag(name: str, value: Any) -> str:
+    """A recorded setting as the command line gives it: each is the option of its own name."""
+    option = "--" + name.replace("_", "-")
+    if isinstance(value, bool):
+        return option if value else "--no-" + option[2:]
+    return f"{option} {value:g}" if isinstance(value, float) else f"{option} {value}"
+
+
+def check_same_judge(out: Path, earlier: list[ResultLine], name: str, sha256: str | None) -> None:
     """A resumed file must hold one judge's results: the same weights (by sha256 where both sides have
     one, else by name)."""
-    for line in read_results(out):
-        result = line.result
-        if result is None:
-            continue
-        earlier, earlier_sha = result.provenance.model, result.provenance.model_sha256
-        same = earlier_sha == sha256 if earlier_sha and sha256 else earlier == name
-        if not same:
+    for line in earlier:
+        provenance = line.result.provenance  # type: ignore[union-attr]
+        was, was_sha = provenance.model, provenance.model_sha256
+        if not (was_sha == sha256 if was_sha and sha256 else was == name):
             raise InputError(
-                f"{out} holds results judged by {earlier} (item {line.id}), not {name}; resume it with "
-                f"--model {earlier}, or give {name} its own --out"
+                f"{out} holds results judged by {was} (item {line.id}), not {name}; resume it with "
+                f"--model {was}, or give {name} its own --out"
             )
 
 
-def check_resumable(out: Path, options: Options) -> None:
+def check_resumable(out: Path, earlier: list[ResultLine], options: Options) -> None:
     """A resumed file must not mix settings a result depends on (``Options.recorded``), nor pipelines (the
     package and prompt versions): its figures would describe neither. Results written before a setting
     existed carry its old default."""
     wanted = options.recorded()
     pipeline = (__version__, PROMPT_VERSION)
-    for line in read_results(out):
-        result = line.result
-        if result is None:  # a failed or skipped item judged nothing
-            continue
-        earlier_pipeline = (result.provenance.localsumm_version, result.provenance.prompt_version)
-        if earlier_pipeline != pipeline:
+    for line in earlier:
+        provenance = line.result.provenance  # type: ignore[union-attr]
+        was_pipeline = (provenance.localsumm_version, provenance.prompt_version)
+        if was_pipeline != pipeline:
             raise InputError(
-                f"{out} holds results of localsumm {earlier_pipeline[0]} with prompts {earlier_pipeline[1]} "
+                f"{out} holds results of localsumm {was_pipeline[0]} with prompts {was_pipeline[1]} "
                 f"(item {line.id}), and this is localsumm {pipeline[0]} with prompts {pipeline[1]}: the same input "
-                f"can score differently, so give this run its own --out (or resume it with localsumm {earlier_pipeline[0]})"
+                f"can score differently, so give this run its own --out (or resume it with localsumm {was_pipeline[0]})"
             )
         for name, value in wanted.items():
-            earlier = getattr(result.provenance, name)
-            if earlier != value:
-                was, now = _FLAGS[name](earlier), _FLAGS[name](value)
+            if getattr(provenance, name) != value:
+                was, now = _flag(name, getattr(provenance, name)), _flag(name, value)
                 raise InputError(
                     f"{out} holds results judged with {was} (item {line.id}), not {now}; resume it with {was}, "
                     f"or give {now} its own --out"
