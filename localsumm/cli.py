@@ -52,7 +52,14 @@ _KEY_FACTS = typer.Option(
     True, "--key-facts/--no-key-facts",
     help="Also ask the source's key facts: the judge writes its highlights and coverage asks each single fact (English; on by default).",
 )
-_MAX_QUESTIONS = typer.Option(10, "--max-questions", help="Cap on coverage questions.")
+_MAX_QUESTIONS = typer.Option(10, "--max-questions", help="Cap on generated coverage questions (a question file's are asked as they are).")
+_QUESTIONS = typer.Option(
+    None, "--questions", metavar="FILE",
+    help="A question file (localsumm questions): a source it holds is asked exactly its questions, none generated.",
+)
+_QUESTIONS_ONLY = typer.Option(
+    False, "--questions-only", help="With --questions: refuse a source the file lacks instead of generating its questions."
+)
 _THREADS = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores].")
 _MODEL = typer.Option(None, "--model", help="Registry name, path to a .gguf file, or openai:NAME [default: the default judge].")
 _DATA_HELP = "Labelled JSONL (schema of benchmarks/data/README.md), e.g. benchmarks/data/summeval.dev.jsonl; repeat for several."
@@ -79,6 +86,8 @@ def score(
     literal_check: bool = _LITERALS,
     question_check: bool = _QUESTION_CHECK,
     key_facts: bool = _KEY_FACTS,
+    questions: Optional[Path] = _QUESTIONS,
+    questions_only: bool = _QUESTIONS_ONLY,
     as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
     camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
@@ -91,8 +100,8 @@ def score(
     try:
         options = _options(
             max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check,
-            check_questions=question_check, key_facts=key_facts, n_ctx=n_ctx,
-            n_threads=threads, base_url=base_url, response_format=response_format,
+            check_questions=question_check, key_facts=key_facts, n_ctx=n_ctx, questions=questions,
+            questions_only=questions_only, n_threads=threads, base_url=base_url, response_format=response_format,
         )
         if source == "-" and summary == "-":
             raise InputError("only one of --source and --summary can read stdin")
@@ -103,6 +112,14 @@ def score(
 
         from .summarization.scorer import create_summarization_scorer
 
+        if questions is not None:  # before the judge loads: a file that does not hold this source is a mistake
+            from .summarization.question_file import QuestionFile, source_sha256
+
+            if QuestionFile.load(questions).find(source_text) is None:
+                raise InputError(
+                    f"{questions} holds no question set for this source (sha256 {source_sha256(source_text)[:16]}...): "
+                    f"was the source edited since its questions were written? Write them again with `localsumm questions`"
+                )
         scorer = create_summarization_scorer(model, options=options)
         with _trace_writer(trace) as on_call:
             result = scorer.run(input=source_text, output=summary_text, on_call=on_call)
@@ -129,6 +146,8 @@ def eval_(
     literal_check: bool = _LITERALS,
     question_check: bool = _QUESTION_CHECK,
     key_facts: bool = _KEY_FACTS,
+    questions: Optional[Path] = _QUESTIONS,
+    questions_only: bool = _QUESTIONS_ONLY,
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
     threads: Optional[int] = _THREADS,
     n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
@@ -148,8 +167,9 @@ def eval_(
             raise ConfigError("--workers needs --ray")
         options = _options(
             max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check,
-            check_questions=question_check, key_facts=key_facts, n_ctx=n_ctx,
-            n_threads=threads, cache=cache, base_url=base_url, response_format=response_format,
+            check_questions=question_check, key_facts=key_facts, n_ctx=n_ctx, questions=questions,
+            questions_only=questions_only, n_threads=threads, cache=cache, base_url=base_url,
+            response_format=response_format,
         )
         settings = None
         if ray is not None:
@@ -164,6 +184,58 @@ def eval_(
         return
     if fail_under is not None and (summary.mean_score is None or summary.mean_score < fail_under):
         typer.echo(f"mean score {summary.mean_score} is below --fail-under {fail_under}", err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def questions(
+    data: Optional[Path] = typer.Argument(None, help="JSONL or CSV as for eval: one question set per distinct source."),
+    out: Optional[Path] = typer.Option(None, "--out", help="The question file (JSONL) to write, one line per source, appended as each finishes."),
+    resume: bool = typer.Option(False, "--resume", help="Skip sources already in --out."),
+    source: Optional[str] = typer.Option(None, "--source", help="Instead of a data file: one source text file, or - for stdin."),
+    from_reference: Optional[str] = typer.Option(
+        None, "--from-reference", metavar="FIELD",
+        help="Key facts from each record's reference instead of the judge: a dotted field holding a list of facts "
+        "(e.g. meta.keyfacts_scus) or a reference summary (split into sentences).",
+    ),
+    model: Optional[str] = _MODEL,
+    max_questions: int = _MAX_QUESTIONS,
+    question_check: Optional[bool] = typer.Option(
+        None, "--question-check/--no-question-check",
+        help="Drop questions and facts the source does not answer 'yes' [default: on for the judge's, off for a reference's].",
+    ),
+    key_facts: bool = _KEY_FACTS,
+    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N records."),
+    threads: Optional[int] = _THREADS,
+    n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
+    base_url: Optional[str] = _BASE_URL,
+    response_format: str = _RESPONSE_FORMAT,
+    schema: bool = typer.Option(False, "--schema", help="Print the JSON Schema of a question file's lines and exit."),
+) -> None:
+    """Write the coverage questions of every source once, to review, keep and reuse (score/eval --questions)."""
+    if schema:
+        from .summarization.question_file import json_schema
+
+        typer.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+        return
+    try:
+        if (data is None) == (source is None) or out is None:
+            raise ConfigError("give a data file or --source, and --out (or --schema alone)")
+        options = _options(
+            max_questions=max_questions, key_facts=key_facts, n_ctx=n_ctx, n_threads=threads,
+            base_url=base_url, response_format=response_format,
+        )
+        from .files import read_text
+        from .runs.questions import write_questions
+
+        summary = write_questions(
+            data, out, resume=resume, model=model, options=options, from_reference=from_reference,
+            check=question_check, limit=limit, source=read_text(source, "source") if source is not None else None,
+        )
+    except LocalsummError as e:
+        _fail(e)
+        return
+    if summary.failed:
         raise typer.Exit(1)
 
 
@@ -195,6 +267,10 @@ def bench_quality(
     literal_check: bool = _LITERALS,
     question_check: bool = _QUESTION_CHECK,
     key_facts: bool = _KEY_FACTS,
+    questions: Optional[str] = typer.Option(
+        None, "--questions", metavar="FILE|reference",
+        help="A question file, or 'reference': each set's own facts (REALSumm's SCUs, RoSE's ACUs) as the questions.",
+    ),
     threads: Optional[int] = _THREADS,
     base_url: Optional[str] = _BASE_URL,
     response_format: str = _RESPONSE_FORMAT,
@@ -208,7 +284,7 @@ def bench_quality(
         )
         from .bench.quality import markdown, run_quality
 
-        figures, written = run_quality(data, out, model=model, options=options, limit=limit)
+        figures, written = run_quality(data, out, model=model, options=options, limit=limit, questions=questions)
     except LocalsummError as e:
         _fail(e)
         return

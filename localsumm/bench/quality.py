@@ -8,6 +8,7 @@ bootstrap interval (items resampled; whole documents for per-document figures).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import asdict, dataclass
@@ -18,8 +19,10 @@ import numpy as np
 
 from ..backends import open_judge
 from ..config.options import Options, make_options
+from ..errors import ConfigError
 from ..protocol import Judge
 from ..runs.evaluate import evaluate_file
+from ..runs.questions import write_questions
 from ..runs.results import ResultLine, read_results
 from ..text import tokens
 from . import metrics
@@ -204,21 +207,44 @@ def write_outputs(out_dir: Path, figures: list[Figure], items_by_dataset: dict[s
     return written
 
 
+# Each labelled set's own facts: what its label counts (benchmarks/data/README.md).
+REFERENCE_FIELDS = {"realsumm": "meta.keyfacts_scus", "rose": "meta.reference_acus"}
+REFERENCE = "reference"
+
+
 def open_for_bench(model: str | Judge | None, options: Options | None = None) -> Judge:
     return model if isinstance(model, Judge) else open_judge(model, options)
 
 
 def score_datasets(
     data_files: list[Path], out_dir: Path, judge: Judge, *, options: Options | None = None, limit: int | None = None,
-    console: "Console | None" = None,
+    console: "Console | None" = None, questions: str | Path | None = None,
 ) -> dict[str, list[ResultLine]]:
-    """Each dataset scored into ``out_dir/<dataset>.<judge>.jsonl`` (resumable); its lines, by dataset."""
+    """Each dataset scored into ``out_dir/<dataset>.<judge>[.<questions>].jsonl`` (resumable); its lines, by dataset.
+
+    ``questions``: a question file, or "reference": each dataset's own facts (``REFERENCE_FIELDS``), written
+    once into ``out_dir/<dataset>.reference-questions.jsonl`` and asked in place of generated questions."""
+    options = make_options(options)
     out_dir.mkdir(parents=True, exist_ok=True)
     lines_by_dataset = {}
     for data in data_files:
         dataset = data.name.split(".")[0]
-        results = out_dir / f"{dataset}.{judge.info.name}.jsonl"
-        evaluate_file(data, results, resume=True, model=judge, options=options, limit=limit, console=console)
+        name, these = f"{dataset}.{judge.info.name}", options
+        if questions is not None and str(questions) == REFERENCE:
+            field = REFERENCE_FIELDS.get(dataset)
+            if field is None:
+                raise ConfigError(
+                    f"--questions reference: {data} is not a set whose reference facts localsumm knows "
+                    f"({', '.join(REFERENCE_FIELDS)}); write a question file with `localsumm questions --from-reference FIELD`"
+                )
+            question_file = out_dir / f"{dataset}.reference-questions.jsonl"
+            write_questions(data, question_file, resume=True, from_reference=field, console=console)
+            name, these = f"{name}.reference-questions", options.replace(questions=str(question_file), questions_only=True)
+        elif questions is not None:
+            digest = hashlib.sha256(Path(questions).read_bytes()).hexdigest()[:12] if Path(questions).is_file() else "missing"
+            name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
+        results = out_dir / f"{name}.jsonl"
+        evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, console=console)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
         lines_by_dataset[dataset] = read_results(results)[:limit]
     return lines_by_dataset
@@ -232,18 +258,21 @@ def run_quality(
     options: Options | None = None,
     limit: int | None = None,
     console: "Console | None" = None,
+    questions: str | Path | None = None,
     **settings: object,
 ) -> tuple[list[Figure], list[Path]]:
     """Score each dataset (resumable), then measure it against its labels.
 
     ``options`` (or keyword ``settings``) as for ``localsumm eval``; the judge-call cache is on by default.
+    ``questions`` as for :func:`score_datasets`.
     """
     options = make_options(options or Options(cache=True), **settings)  # checked before the judge loads
     judge = open_for_bench(model, options)
     threshold = judge.info.thresholds.alignment
     figures: list[Figure] = []
     items_by_dataset: dict[str, list[Item]] = {}
-    for dataset, lines in score_datasets(data_files, out_dir, judge, options=options, limit=limit, console=console).items():
+    scored = score_datasets(data_files, out_dir, judge, options=options, limit=limit, console=console, questions=questions)
+    for dataset, lines in scored.items():
         items_by_dataset[dataset] = items_from_results(lines)
         figures += dataset_figures(dataset, items_by_dataset[dataset], threshold)
     return figures, write_outputs(out_dir, figures, items_by_dataset, threshold)

@@ -55,6 +55,14 @@ class Options:
     into single facts, and coverage asks each ("Is it true that ...?") beside the questions (English).
     On by default since it met issue 17's adoption criteria (benchmarks/RESULTS.md)."""
 
+    # -- where coverage's questions come from: recorded per result in provenance.questions --
+    questions: str | os.PathLike[str] | None = None
+    """A question file (``localsumm questions``): a source it holds is asked exactly its questions and key
+    facts, with no question or key-facts step; another source gets generated ones (or is refused with
+    ``questions_only``)."""
+    questions_only: bool = False
+    """With ``questions``: refuse a source the question file does not hold instead of generating its questions."""
+
     # -- how the judge runs ----------------------------------------------------------
     n_ctx: int | None = None
     """Judge context in tokens (None: the backend's default, 4,096 for a local GGUF)."""
@@ -77,9 +85,13 @@ class Options:
             raise ConfigError(f"scale must be greater than 0, got {self.scale}")
         if self.claims not in CLAIM_UNITS:
             raise ConfigError(f"claims must be one of {', '.join(CLAIM_UNITS)}; got {self.claims!r}")
-        for name in ("check_literals", "check_questions", "key_facts"):
+        for name in ("check_literals", "check_questions", "key_facts", "questions_only"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if self.questions_only and self.questions is None:
+            raise ConfigError("questions_only needs a question file (questions=PATH, --questions FILE)")
+        if self.questions is not None and not isinstance(self.questions, (str, os.PathLike)):
+            raise ConfigError(f"questions must be the path of a question file, got {type(self.questions).__name__}")
         _whole("n_ctx", self.n_ctx, 1, optional=True)
         _whole("n_threads", self.n_threads, 1, optional=True)
         _whole("seed", self.seed, 0, optional=True)

@@ -29,6 +29,8 @@ class ItemResult:
     id: str | None
     input: Any
     output: Any
+    questions: Any = None
+    """The item's own question set (its ``questions``), asked in place of generated ones."""
     scorer_results: dict[str, SummarizationResult] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     """Scorer id (or "target") -> what went wrong, for the scorers that failed on this item."""
@@ -58,7 +60,8 @@ def run_evals(
     """Score every item with every scorer.
 
     Each item has an ``input`` and either an ``output`` or, when ``target`` is
-    given, the output is ``target(input)`` (the agent under test, called here).
+    given, the output is ``target(input)`` (the agent under test, called here);
+    and optionally its own ``questions``, asked in place of generated ones.
     ``on_item_complete`` is called after each item, as it finishes.
 
     With ``ray`` (a :class:`~localsumm.runs.cluster.RaySettings`), the items are
@@ -71,7 +74,9 @@ def run_evals(
         raise InputError(f"scorer ids must be unique, got {ids}")
     items: list[ItemResult] = []
     for index, item in enumerate(data):
-        result = ItemResult(index=index, id=item.get("id"), input=item.get("input"), output=item.get("output"))
+        result = ItemResult(
+            index=index, id=item.get("id"), input=item.get("input"), output=item.get("output"), questions=item.get("questions")
+        )
         if result.output is None and target is not None:
             try:
                 result.output = target(result.input)
@@ -83,7 +88,9 @@ def run_evals(
         if "target" not in result.errors:
             for scorer in scorers:
                 try:
-                    result.scorer_results[scorer.id] = scorer.run(input=result.input, output=result.output)
+                    result.scorer_results[scorer.id] = scorer.run(
+                        {"input": result.input, "output": result.output, "questions": result.questions}
+                    )
                 except Exception as e:  # reported per item, never counted as a score
                     result.errors[scorer.id] = f"{type(e).__name__}: {e}"
         if on_item_complete is not None:
@@ -119,6 +126,6 @@ def _run_on_ray(
         if on_item_complete is not None:
             on_item_complete(result)
 
-    todo = [WorkItem(r.index, r.input, r.output) for r in items if "target" not in r.errors]
+    todo = [WorkItem(r.index, r.input, r.output, r.questions) for r in items if "target" not in r.errors]
     if todo:
         score_on_ray(todo, specs, ray, outcome)

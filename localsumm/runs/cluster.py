@@ -59,6 +59,8 @@ class WorkItem:
     index: int
     input: Any
     output: Any
+    questions: Any = None
+    """The record's own question set, if it has one."""
 
 
 @dataclass(frozen=True)
@@ -117,11 +119,11 @@ class _Worker:
             "judges": judges, "error": self.error,
         }
 
-    def score(self, input: Any, output: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str], str]:
+    def score(self, input: Any, output: Any, questions: Any = None) -> tuple[dict[str, dict[str, Any]], dict[str, str], str]:
         results, errors = {}, {}
         for scorer in self.scorers:
             try:
-                results[scorer.id] = scorer.run(input=input, output=output).to_dict()
+                results[scorer.id] = scorer.run({"input": input, "output": output, "questions": questions}).to_dict()
             except Exception as e:  # reported per item, as in one process
                 errors[scorer.id] = f"{type(e).__name__}: {e}"
         return results, errors, f"{socket.gethostname()}:{os.getpid()}"
@@ -201,7 +203,7 @@ def _dispatch(ray: Any, actors: list[Any], shards: list[list[WorkItem]], on_outc
             if not queue:
                 return
             for item in queue.popleft():  # an actor runs its calls in order: the shard's order
-                pending[actors[slot].score.remote(item.input, item.output)] = (slot, item)
+                pending[actors[slot].score.remote(item.input, item.output, item.questions)] = (slot, item)
 
     feed()
     while pending:

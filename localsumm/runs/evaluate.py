@@ -19,14 +19,17 @@ from rich.table import Table
 from rich.text import Text
 
 from ..config.options import Options, make_options
-from ..errors import InputError
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from ..protocol import Judge
-from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer
+from ..summarization.inputs import resolve_source
+from ..summarization.question_file import QuestionFile
+from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer, load_question_file
 from ..text import printable
 from .batch import ItemResult, run_evals
-from .records import read_records
-from .results import DIMENSIONS, check_resumable, check_same_judge, done_ids, earlier_results, format_line, read_results
+from .records import Record, read_records
+from .results import (
+    DIMENSIONS, check_resumable, check_same_judge, check_same_questions, done_ids, earlier_results, format_line, read_results,
+)
 
 if TYPE_CHECKING:
     from .cluster import RaySettings
@@ -75,8 +78,12 @@ def evaluate_file(
     done = done_ids(out) if resume else set()
     earlier = earlier_results(out) if done else []
     check_resumable(out, earlier, options)
+    question_file = load_question_file(options)
+    check_same_questions(out, earlier, question_file)
     todo = [r for r in records if r.id not in done]
     valid = [r for r in todo if r.error is None]
+    if question_file is not None:
+        match_question_file(question_file, [r for r in records if r.error is None], valid, data, options.questions_only)
     scorer: SummarizationScorer | ScorerSpec | None = None
     if valid and ray is not None:
         if isinstance(model, Judge):
@@ -92,7 +99,7 @@ def evaluate_file(
         judge_checked = True
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a", encoding="utf-8") as sink, _progress(console) as progress:
+    with out.open("a", encoding="utf-8") as sink, progress_bar(console) as progress:
         task = progress.add_task("scoring", total=len(todo), rate="")
         for record in todo:
             if record.error is not None:
@@ -119,12 +126,38 @@ def evaluate_file(
             progress.update(task, advance=1, rate=f"{tokens / seconds:.0f} tokens/s" if seconds else "")
 
         if scorer is not None:
-            records = ({"id": r.id, "input": r.input, "output": r.output} for r in valid)
+            records = ({"id": r.id, "input": r.input, "output": r.output, "questions": r.questions} for r in valid)
             run_evals(records, [scorer], on_item_complete=finished, ray=ray)
     return _summarise(out, console)
 
 
-def _progress(console: Console) -> Progress:
+def match_question_file(
+    question_file: QuestionFile, records: list[Record], todo: list[Record], data: Path, questions_only: bool
+) -> None:
+    """Refuse, before anything is scored, a question file that holds none of the data's sources, one whose set
+    was written for a record whose source has since changed, and (``questions_only``) a source still to score
+    that it lacks."""
+    matched = 0
+    for record in records:
+        try:
+            source = resolve_source(record.input, record.output)
+        except InputError:
+            continue  # reported when the item is scored
+        found = question_file.check_record(record.id, source, f"{data}: line {record.line}")
+        matched += found is not None
+        if found is None and questions_only and record.questions is None and record in todo:
+            raise InputError(
+                f"{data}: line {record.line} (id {record.id}): {question_file.path} holds no question set for its source "
+                f"and --questions-only is set; write it with `localsumm questions`, or drop --questions-only"
+            )
+    if records and not matched:
+        raise InputError(
+            f"{question_file.path} holds question sets for {len(question_file)} sources, none of them a source of {data}: "
+            f"is it the question file of another data file? (`localsumm questions {data} --out FILE` writes this one's)"
+        )
+
+
+def progress_bar(console: Console) -> Progress:
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),

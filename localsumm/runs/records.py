@@ -25,6 +25,8 @@ class Record:
     id: str | None = None
     input: Any = None
     output: Any = None
+    questions: list[str] | None = None
+    """The record's own coverage questions (its ``questions`` field), asked in place of generated ones."""
     error: str | None = None
 
 
@@ -44,6 +46,12 @@ def _to_record(line: int, fields: Any, where: str) -> Record:
         record.input, record.output = fields["input"], fields["output"]
     else:
         record.error = f"{where}: line {line} (id {record.id}) needs source and summary (or input and output)"
+    questions = fields.get("questions")
+    if questions is not None and record.error is None:
+        if not isinstance(questions, list) or not questions or not all(isinstance(q, str) and q.strip() for q in questions):
+            record.error = f"{where}: line {line} (id {record.id}): questions must be a non-empty list of question texts"
+        else:
+            record.questions = questions
     return record
 
 

@@ -28,6 +28,7 @@ from ..errors import InputError
 from ..files import read_text
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
+from ..summarization.question_file import QuestionFile
 from ..summarization.result import SummarizationResult
 
 KEY = "localsumm"
@@ -183,6 +184,28 @@ def check_same_judge(out: Path, earlier: list[ResultLine], name: str, sha256: st
             raise InputError(
                 f"{out} holds results judged by {was} (item {line.id}), not {name}; resume it with "
                 f"--model {was}, or give {name} its own --out"
+            )
+
+
+def check_same_questions(out: Path, earlier: list[ResultLine], question_file: QuestionFile | None) -> None:
+    """A resumed file must ask its sources one question file's questions: the version of the file (by sha256)
+    that its earlier results read, or none if they read none; and no source it holds was asked generated
+    questions before."""
+    now = question_file.sha256 if question_file else None
+    for line in earlier:
+        origin = line.result.provenance.questions  # type: ignore[union-attr]
+        was = origin.file_sha256 if origin is not None and origin.origin == "file" else None
+        generated = origin is None or origin.origin == "generated"
+        if generated and question_file is not None and question_file.find(line.texts()[0]) is not None:
+            raise InputError(
+                f"{out} holds results whose questions were generated (item {line.id}), and {question_file.path} "
+                f"holds that source's questions: give this run its own --out, or resume it without --questions"
+            )
+        if was is not None and was != now:
+            what = f"{question_file.path} (sha256 {now[:12]}...)" if question_file and now else "no question file"
+            raise InputError(
+                f"{out} holds results that read the question file {origin.file} (sha256 {was[:12]}..., item {line.id}), "
+                f"and this run reads {what}: resume it with that file, or give this run its own --out"
             )
 
 

@@ -24,6 +24,7 @@ from .plan import (
     question_passages, questions_token_budget,
 )
 from .reason import verdict_reason
+from .question_file import QuestionSet
 from .result import AlignmentVerdict, DroppedQuestion
 from .schemas import HIGHLIGHTS, MAX_KEY_FACTS, claim_list, highlight_list, key_fact_list, question_list
 from .steplog import StepLog
@@ -87,19 +88,37 @@ class QuestionSets:
 
 
 def preprocess(
-    judge: Judge, summary: str, source: str, plan: Plan, options: Options, log: StepLog, memo: QuestionSets
+    judge: Judge, summary: str, source: str, plan: Plan, options: Options, log: StepLog, memo: QuestionSets,
+    given: QuestionSet | None = None,
 ) -> Preprocessed:
-    """``plan.language`` is the summary's: its claims, and the questions it is asked, are written in it."""
+    """``plan.language`` is the summary's: its claims, and the questions it is asked, are written in it.
+    With ``given`` (a question file's set for this source), no question or key-facts step runs: coverage
+    asks exactly its questions and facts."""
     language = plan.language
     claims = (
         unique(sentences(summary, language)) if options.claims == "sentences" else extract_claims(judge, summary, log, language)
     )
-    facts = plan.questions_per_window if plan.key_facts else None
-    probabilities, questions, dropped, key_facts = judge_source(
-        judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.check_questions, facts
-    )
+    if given is not None:
+        probabilities, _, _, _ = judge_source(judge, plan.windows, claims, log, None, memo, language)
+        questions, dropped = given.questions, given.dropped
+        key_facts = KeyFacts(highlights=given.highlights, facts=given.key_facts)
+    else:
+        facts = plan.questions_per_window if plan.key_facts else None
+        probabilities, questions, dropped, key_facts = judge_source(
+            judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.check_questions, facts
+        )
     alignment = alignment_verdicts(judge, probabilities, plan.windows, source, options.check_literals)
     return Preprocessed(alignment, questions, dropped, key_facts)
+
+
+def source_question_set(judge: Judge, plan: Plan, options: Options, log: StepLog, memo: QuestionSets | None) -> Preprocessed:
+    """The source steps of :func:`preprocess` alone, as the scorer runs them: the questions and key facts a
+    question file keeps (no claims, so no alignment)."""
+    facts = plan.questions_per_window if plan.key_facts else None
+    _, questions, dropped, key_facts = judge_source(
+        judge, plan.windows, [], log, plan.questions_per_window, memo, plan.language, options.check_questions, facts
+    )
+    return Preprocessed([], questions, dropped, key_facts)
 
 
 def extract_claims(judge: Judge, summary: str, log: StepLog, language: str = "en") -> list[str]:
@@ -334,3 +353,13 @@ def unique(texts: list[str]) -> list[str]:
             seen.add(key)
             kept.append(text)
     return kept
+
+
+def reference_facts(reference: str | list[str], language: str = "en") -> tuple[list[str], list[str]]:
+    """A reference as key facts, as the pyramid method and FineSurE use one: a list is its facts as given
+    (REALSumm's SCUs, RoSE's ACUs, a person's highlights); a text is split into its sentences (kept also as
+    the highlights, for review). Returns (facts, highlights)."""
+    if isinstance(reference, str):
+        highlights = unique(sentences(reference, language))
+        return highlights, highlights
+    return unique(reference), []

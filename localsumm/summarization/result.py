@@ -97,6 +97,21 @@ class StepStats(_Model):
     """Calls answered by the on-disk judge-call cache instead of the model."""
 
 
+class QuestionsOrigin(_Model):
+    """Where coverage's questions and key facts came from."""
+
+    origin: str
+    """"generated" (by this judge, in this run), "file" (a question file) or "given" (the API's or a record's
+    ``questions``)."""
+    file: str | None = None
+    """The question file, as given."""
+    file_sha256: str | None = None
+    """sha256 of the question file's text: which version of it was read."""
+    line: int | None = None
+    written_by: dict[str, Any] | None = None
+    """The question set's own provenance: the judge, reference or person that wrote it."""
+
+
 class Provenance(_Model):
     """Everything needed to reproduce the result: same input + this = same result."""
 
@@ -132,6 +147,8 @@ class Provenance(_Model):
     """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""
     source_windows: list[SourceWindow] | None = None
     """How a source longer than the judge's context was cut; None when it was judged whole."""
+    questions: QuestionsOrigin | None = None
+    """Where the questions came from (None in results written before question files existed: generated)."""
 
 
 class SummarizationResult(_Model):

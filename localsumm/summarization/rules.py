@@ -26,8 +26,9 @@ class Scores:
     questions_asked: int
 
 
-def questions_to_ask(questions: Sequence[str], max_questions: int, key_facts: Sequence[str] = ()) -> list[str]:
-    """Only the first min(len(questions), max_questions) questions are asked; then each key fact, as a question."""
+def questions_to_ask(questions: Sequence[str], max_questions: int | None, key_facts: Sequence[str] = ()) -> list[str]:
+    """Only the first min(len(questions), max_questions) questions are asked (all of them with None: a question
+    file's); then each key fact, as a question."""
     return list(questions[:max_questions]) + [fact_question(f) for f in key_facts]
 
 
@@ -46,7 +47,7 @@ def compute_scores(
     questions: Sequence[str],
     answered: Sequence[bool],
     *,
-    max_questions: int = 10,
+    max_questions: int | None = 10,
     scale: float = 1,
     key_facts: Sequence[str] = (),
 ) -> Scores:

@@ -23,7 +23,7 @@ from .._version import __version__
 from ..backends import open_judge
 from ..backends.cache import CachedJudge, JudgeCallCache
 from ..config.options import Options, make_options
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from ..models.registry import looks_like_path
 from ..protocol import Judge
 from . import prompts
@@ -32,10 +32,13 @@ from .inputs import SourceExtractor, resolve_source, resolve_summary
 from .plan import Plan, plan_evaluation, source_windows
 from .preprocess import (
     Preprocessed, QuestionSets, alignment_verdicts, extract_claims, generate_questions, judge_claim, judge_source, preprocess,
+    source_question_set,
 )
+from .question_file import Found, QuestionFile, QuestionSet, check_language, given_set, source_sha256
 from .reason import explain
 from .result import (
-    AlignmentVerdict, AnalyzeStepResult, CoverageVerdict, PreprocessStepResult, Provenance, SummarizationResult,
+    AlignmentVerdict, AnalyzeStepResult, CoverageVerdict, PreprocessStepResult, Provenance, QuestionsOrigin,
+    SummarizationResult,
 )
 from .rules import Scores, compute_scores, questions_to_ask
 from .steplog import OnCall, StepLog
@@ -53,10 +56,13 @@ class SummarizationScorer:
         options: Options | None = None,
         source: str | None = None,
         source_extractor: SourceExtractor | None = None,
+        question_file: QuestionFile | None = None,
         **settings: Any,
     ) -> None:
         self.judge = judge
         self.options = make_options(options, **settings)
+        self.question_file = question_file or load_question_file(self.options)
+        """The question file of ``options.questions``, read and checked once."""
         self.source = source
         self.source_extractor = source_extractor
         self.question_sets = QuestionSets()
@@ -75,14 +81,18 @@ class SummarizationScorer:
         *,
         input: Any = None,
         output: Any = None,
+        questions: list[str] | QuestionSet | None = None,
         on_call: OnCall | None = None,
     ) -> SummarizationResult:
         """Score one run: ``run(input=..., output=...)`` or ``run({"input": ..., "output": ...})``.
 
+        ``questions`` (a list of yes/no questions, or a :class:`QuestionSet`; in a dict run, its
+        ``questions`` key) are asked exactly, in place of the question file's or generated ones.
         ``on_call`` receives every model call (the audit trail of ``--trace``).
         """
         if run is not None:
             input, output = run.get("input"), run.get("output")
+            questions = run.get("questions", questions)
         summary = resolve_summary(output)
         source = resolve_source(input, output, source=self.source, source_extractor=self.source_extractor)
         log = StepLog(on_call)
@@ -91,18 +101,58 @@ class SummarizationScorer:
         empty = "summary" if not summary.strip() else "source" if not source.strip() else None
         plan: Plan | None = None
         pre, coverage = Preprocessed([], []), []
+        found = self._questions_for(source, questions) if not empty else None
+        # The cap is on generated questions; a question set's are asked as they are.
+        cap = options.max_questions if found is None else None
         if not empty:
             plan = plan_evaluation(source, summary, self.judge, options.max_questions, options.key_facts)
-            pre = preprocess(self.judge, summary, source, plan, options, log, self.question_sets)
-            asked = questions_to_ask(pre.questions, options.max_questions, pre.key_facts.facts)
+            if found is not None:
+                check_language(found, plan.language)
+            given = found.questions if found else None
+            pre = preprocess(self.judge, summary, source, plan, options, log, self.question_sets, given)
+            asked = questions_to_ask(pre.questions, cap, pre.key_facts.facts)
             coverage = analyze(self.judge, summary, asked, log)
         scores = compute_scores(
             [v.supported for v in pre.alignment], pre.questions, [v.answered for v in coverage],
-            max_questions=options.max_questions, scale=options.scale, key_facts=pre.key_facts.facts,
+            max_questions=cap, scale=options.scale, key_facts=pre.key_facts.facts,
         )
         layout = plan.layout if plan else None
         reason = explain(scores, pre.alignment, coverage, empty=empty, scale=options.scale, windows=layout)
-        return self._result(scores, reason, pre, coverage, log, plan)
+        return self._result(scores, reason, pre, coverage, log, plan, _origin(found))
+
+    def _questions_for(self, source: str, questions: list[str] | QuestionSet | None) -> Found | None:
+        """The question set this source is asked: given with the run, else the question file's, else None
+        (generated), which ``questions_only`` refuses."""
+        if questions is not None:
+            return Found(given_set(questions, source))
+        found = self.question_file.find(source) if self.question_file else None
+        if found is None and self.options.questions_only:
+            raise InputError(
+                f"the question file {self.options.questions} holds no question set for this source "
+                f"(sha256 {source_sha256(source)[:16]}...) and questions_only is set: write its questions with "
+                f"`localsumm questions`, or drop --questions-only to generate them"
+            )
+        return found
+
+    def question_set(self, source: str, summary: str = "", *, on_call: OnCall | None = None) -> QuestionSet:
+        """The questions and key facts coverage would ask every summary of ``source``, as a question file keeps
+        them: the same steps, in the same order, as a run that generates them. ``summary`` (one of the source's)
+        only sets the language; without it, the source's."""
+        log = StepLog(on_call)
+        plan = plan_evaluation(source, summary, self.judge, self.options.max_questions, self.options.key_facts)
+        pre = source_question_set(self.judge, plan, self.options, log, self.question_sets)
+        info = self.judge.info
+        return QuestionSet(
+            source_sha256=source_sha256(source), language=plan.language, questions=pre.questions[: self.options.max_questions],
+            key_facts=pre.key_facts.facts, highlights=pre.key_facts.highlights, dropped=pre.dropped,
+            provenance={
+                "origin": "judge", "judge": info.name, "model_sha256": info.sha256, "engine": info.engine,
+                "prompt_version": prompts.PROMPT_VERSION, "localsumm_version": __version__, "seed": info.seed,
+                "thresholds": {"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
+                **{k: v for k, v in self.options.recorded().items() if k in ("max_questions", "question_check", "key_facts")},
+                "key_facts_failed": pre.key_facts.failed, "source_windows": len(plan.windows),
+            },
+        )
 
     def verdicts_on(
         self, source: str, summary: str, claims: list[str], questions: list[str], on_call: OnCall | None = None
@@ -121,10 +171,12 @@ class SummarizationScorer:
                 f"a scorer built on a judge object ({self.judge.info.name}) cannot be rebuilt on another worker; "
                 f"create it from a registry name, a .gguf path or openai:NAME"
             )
-        model = self.model
+        model, options = self.model, self.options
         if model is not None and looks_like_path(os.fspath(model)):
             model = os.path.abspath(os.fspath(model))  # a worker's working directory is not ours
-        return ScorerSpec(model, self.options, self.source, self.source_extractor)
+        if options.questions is not None:
+            options = options.replace(questions=os.path.abspath(os.fspath(options.questions)))
+        return ScorerSpec(model, options, self.source, self.source_extractor)
 
     # Single steps, for experiments that measure one of them (benchmarks/experiments/).
 
@@ -142,7 +194,7 @@ class SummarizationScorer:
 
     def _result(
         self, scores: Scores, reason: str, pre: Preprocessed, coverage: list[CoverageVerdict], log: StepLog,
-        plan: Plan | None,
+        plan: Plan | None, questions: QuestionsOrigin,
     ) -> SummarizationResult:
         info, options = self.judge.info, self.options
         return SummarizationResult(
@@ -170,6 +222,7 @@ class SummarizationScorer:
                 steps=list(log.steps.values()),
                 shared_steps=sorted(log.shared),
                 source_windows=plan.layout if plan else None,
+                questions=questions,
             ),
         )
 
@@ -216,10 +269,26 @@ def create_summarization_scorer(
     finds it in an agent run (see ``extract_tool_results``).
     """
     options = make_options(options, **settings)
+    question_file = load_question_file(options)  # a bad file is refused before the model loads
     judge = model if isinstance(model, Judge) else open_judge(model, options)
     if options.cache and judge.info.sha256:
         path = None if options.cache is True else Path(options.cache)
         judge = CachedJudge(judge, JudgeCallCache(path), prompts.STEP_VERSIONS)
-    scorer = SummarizationScorer(judge, options=options, source=source, source_extractor=source_extractor)
+    scorer = SummarizationScorer(
+        judge, options=options, source=source, source_extractor=source_extractor, question_file=question_file
+    )
     scorer.model = model
     return scorer
+
+
+def load_question_file(options: Options) -> QuestionFile | None:
+    return QuestionFile.load(options.questions) if options.questions is not None else None
+
+
+def _origin(found: Found | None) -> QuestionsOrigin:
+    if found is None:
+        return QuestionsOrigin(origin="generated")
+    provenance = found.questions.provenance or None
+    if found.file is None:
+        return QuestionsOrigin(origin="given", written_by=provenance)
+    return QuestionsOrigin(origin="file", file=found.file, file_sha256=found.file_sha256, line=found.line, written_by=provenance)
