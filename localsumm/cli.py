@@ -303,11 +303,14 @@ def bench_speed(
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures and every row as JSON here."),
     levers: bool = typer.Option(True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."),
     key_facts: bool = _KEY_FACTS,
+    questions: Optional[Path] = typer.Option(
+        None, "--questions", metavar="FILE", help="Also time the items asking this question file's questions (it must hold their sources)."
+    ),
 ) -> None:
     """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
     engine, and each engine lever's effect, all in the same run."""
     try:
-        options = _options(n_threads=threads, key_facts=key_facts)
+        options = _options(n_threads=threads, key_facts=key_facts, questions=questions)
         from .bench.speed import run_speed
 
         report = run_speed(data, model=model, items=items, options=options, levers=levers)
@@ -347,6 +350,20 @@ def bench_agree(
 
         first, second = (open_for_bench(j, options) for j in judges)
         typer.echo(markdown(run_agree(data, first, second, limit=limit, options=options)))
+    except LocalsummError as e:
+        _fail(e)
+
+
+@bench_app.command("compare")
+def bench_compare(
+    first: Path = typer.Argument(..., help="A results JSONL (localsumm eval)."),
+    second: Path = typer.Argument(..., help="Another results JSONL of the same items, e.g. from another machine or build."),
+) -> None:
+    """Two results files of the same items: the largest score difference, the changed verdicts and questions."""
+    try:
+        from .bench.compare import compare_results
+
+        typer.echo(compare_results(first, second).markdown(str(first), str(second)))
     except LocalsummError as e:
         _fail(e)
 

@@ -24,7 +24,8 @@ runs. The build in use (its instruction sets) and its bare rates are printed;
 the build itself is a lever of set-up, not of the process
 (``benchmarks/experiments/build_rates.py`` sets builds side by side). With
 ``--key-facts`` the items are also timed without them, so their cost is a
-ratio of the same run.
+ratio of the same run; with ``--questions FILE``, the items are also timed
+asking that question file's questions (no question or key-facts step).
 
 Constrained against unconstrained generation: the claims prompt of the first
 item, generated with our grammar (outlines-core's automaton, numpy mask), then
@@ -275,6 +276,8 @@ def run_speed(
     """The first summary of each of the first ``items`` sources (and a later one of each where the data has
     it), timed; with ``levers``, the same again with each engine lever off. The judge-call cache is never used."""
     options = make_options(options, **settings).replace(cache=False)
+    # The main timing generates every question; ``options.questions`` is timed as a row of its own.
+    questions, options = options.questions, options.replace(questions=None)
     start = time.perf_counter()
     scorer = create_summarization_scorer(model, options=options)
     load = time.perf_counter() - start
@@ -301,6 +304,12 @@ def run_speed(
         measured.append(Lever(
             "key facts (a setting; below 1: their cost)", [c.seconds for c in off], [c.later_seconds for c in off],
             _largest_difference(probabilities, off_probabilities),
+        ))
+    if questions is not None:  # a setting too: the same items asked a question file's questions
+        on, on_probabilities = _time_items(model, options.replace(questions=questions, questions_only=True), chosen, later)
+        measured.append(Lever(
+            "with the question file (a setting; ratio = seconds with it / without)", [c.seconds for c in on],
+            [c.later_seconds for c in on], _largest_difference(probabilities, on_probabilities),
         ))
     summary = chosen[0]["summary"]
     bound = claims_bound(summary)
