@@ -111,3 +111,26 @@ def test_no_key_is_a_clear_error():
         capture_output=True, text=True, env=env, cwd=ROOT,
     )
     assert done.returncode == 2 and "LOCALSUMM_API_KEY" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_hosted_judge_writes_the_questions_a_local_judge_asks(server, tmp_path):
+    """The mission's pairing: a (stronger) hosted judge writes a source's questions once; the local judge,
+    in-process, asks exactly those of every summary."""
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": SUMMARY}) + "\n", encoding="utf-8")
+    questions = tmp_path / "questions.jsonl"
+    done = run_cli(
+        "questions", str(data), "--out", str(questions), "--model", "openai:smollm2", "--base-url", server,
+        "--response-format", "json_object", env=KEY,
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = [json.loads(x) for x in questions.read_text(encoding="utf-8").splitlines()]
+    assert line["provenance"]["judge"] == "openai:smollm2" and line["questions"]
+    out = tmp_path / "results.jsonl"
+    done = run_cli("eval", str(data), "--out", str(out), "--questions", str(questions), "--model", "smollm2-135m", "--no-cache")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text(encoding="utf-8"))["localsumm"]["result"]
+    assert result["provenance"]["model"] == "smollm2-135m"
+    assert result["provenance"]["questions"]["written_by"]["judge"] == "openai:smollm2"
+    asked = [v["question"] for v in result["analyze_step_result"]["coverage"]]
+    assert asked == line["questions"] + [f"Is it true that {f.rstrip('.')}?" for f in line["key_facts"]]
