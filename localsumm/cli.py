@@ -139,6 +139,7 @@ def eval_(
     data: Path = typer.Argument(..., help="JSONL or CSV: id, source, summary (or input/output); other fields are carried through."),
     out: Path = typer.Option(..., "--out", help="Results JSONL, one line per item, appended as each item finishes."),
     resume: bool = typer.Option(False, "--resume", help="Skip ids already in --out."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N records."),
     model: Optional[str] = _MODEL,
     max_questions: int = _MAX_QUESTIONS,
     scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
@@ -178,7 +179,7 @@ def eval_(
             settings = RaySettings(address=None if ray == _LOCAL_RAY else ray, workers=workers, threads=threads or 1)
         from .runs.evaluate import evaluate_file
 
-        summary = evaluate_file(data, out, resume=resume, model=model, options=options, ray=settings)
+        summary = evaluate_file(data, out, resume=resume, model=model, options=options, ray=settings, limit=limit)
     except LocalsummError as e:
         _fail(e)
         return
