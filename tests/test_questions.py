@@ -102,7 +102,7 @@ def test_eval_refuses_another_datas_file_and_keeps_what_was_written(written, tmp
     _, questions, generated = written
     other = write_jsonl(tmp_path / "other.jsonl", [{"id": "x", "source": SOURCE, "summary": SUMMARY}])
     out = tmp_path / "out.jsonl"
-    out.write_text(generated.read_text())
+    out.write_text(json.dumps({"id": "y", "localsumm": {"status": "failed", "error": "earlier"}}) + "\n")
     before = out.read_bytes()
     done = run_cli("eval", str(other), "--out", str(out), "--resume", "--questions", str(questions), "--model", "no-such-judge")
     assert done.returncode == 3 and "none of them a source of" in done.stderr and "Traceback" not in done.stderr

@@ -66,7 +66,9 @@ def test_a_users_pytest_session_loads_the_judge_once_and_reports(tmp_path):
     assert done.returncode == 1, done.stdout + done.stderr  # one test fails, as it should
     assert "1 failed, 1 passed" in done.stdout
     assert "SummaryAssertionError: summary below score" in done.stdout and "< 0.99" in done.stdout
-    assert "questions the summary does not answer" in done.stdout  # the reason, readable in pytest's output
+    # The reason and the failing verdicts, readable in pytest's output.
+    assert "is set by" in done.stdout
+    assert "claims not supported by the source" in done.stdout or "questions the summary does not answer" in done.stdout
     lines = [json.loads(x) for x in report.read_text(encoding="utf-8").splitlines()]
     assert len(lines) == 2 and all(x["localsumm"]["status"] == "scored" for x in lines)
     assert report.with_suffix(".html").read_text(encoding="utf-8").startswith("<!doctype html>")
