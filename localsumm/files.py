@@ -38,6 +38,18 @@ def read_text(path: str, what: str) -> str:
         ) from None
 
 
+def json_object(line: str, where: str, what: str = "an object", hint: str = "") -> dict[str, Any]:
+    """One line of a JSONL file that must hold a JSON object; ``where`` ("FILE: line N") names it in errors,
+    ``what`` says what it should be and ``hint`` follows a line that is not JSON."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{where} is not JSON ({e.msg} at column {e.colno}){hint}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{where} is a JSON {type(data).__name__}, not {what}")
+    return data
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """The objects of a JSONL file that localsumm wrote or a benchmark reads as given (blank lines skipped).
 

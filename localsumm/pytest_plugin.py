@@ -76,6 +76,9 @@ class _Report:
         write_report(self.path, self.path.with_suffix(".html"))
 
 
+_REPORT = pytest.StashKey[_Report]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("--localsumm-report")
     if path:
@@ -101,9 +104,6 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_line(
             f"localsumm: {len(report.lines)} assertions -> {report.path} and {report.path.with_suffix('.html')}"
         )
-
-
-_REPORT = pytest.StashKey[_Report]()
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,6 @@ bootstrap interval (items resampled; whole documents for per-document figures).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from dataclasses import asdict, dataclass
@@ -23,6 +22,7 @@ from ..errors import ConfigError
 from ..protocol import Judge
 from ..runs.evaluate import evaluate_file
 from ..runs.questions import write_questions
+from ..summarization.question_file import QuestionFile
 from ..runs.results import ResultLine, read_results
 from ..text import tokens
 from . import metrics
@@ -241,7 +241,8 @@ def score_datasets(
             write_questions(data, question_file, resume=True, from_reference=field, console=console)
             name, these = f"{name}.reference-questions", options.replace(questions=str(question_file), questions_only=True)
         elif questions is not None:
-            digest = hashlib.sha256(Path(questions).read_bytes()).hexdigest()[:12] if Path(questions).is_file() else "missing"
+            # Named by the file's version, as provenance.questions records it: another version gets its own results.
+            digest = QuestionFile.load(questions).sha256[:12]
             name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
         results = out_dir / f"{name}.jsonl"
         evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, console=console)

@@ -137,7 +137,7 @@ def match_question_file(
     """Refuse, before anything is scored, a question file that holds none of the data's sources, one whose set
     was written for a record whose source has since changed, and (``questions_only``) a source still to score
     that it lacks."""
-    matched = 0
+    matched, pending = 0, {r.id for r in todo}
     for record in records:
         try:
             source = resolve_source(record.input, record.output)
@@ -145,7 +145,7 @@ def match_question_file(
             continue  # reported when the item is scored
         found = question_file.check_record(record.id, source, f"{data}: line {record.line}")
         matched += found is not None
-        if found is None and questions_only and record.questions is None and record in todo:
+        if found is None and questions_only and record.questions is None and record.id in pending:
             raise InputError(
                 f"{data}: line {record.line} (id {record.id}): {question_file.path} holds no question set for its source "
                 f"and --questions-only is set; write it with `localsumm questions`, or drop --questions-only"

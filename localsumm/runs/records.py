@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..files import read_text
+from ..errors import InputError
+from ..files import json_object, read_text
 
 
 @dataclass
@@ -30,9 +30,7 @@ class Record:
     error: str | None = None
 
 
-def _to_record(line: int, fields: Any, where: str) -> Record:
-    if not isinstance(fields, dict):
-        return Record(line, {}, error=f"{where}: line {line} is a JSON {type(fields).__name__}, not an object")
+def _to_record(line: int, fields: dict[str, Any], where: str) -> Record:
     rid = fields.get("id")
     record = Record(line, fields, id=None if rid is None else str(rid))
     if record.id is None:
@@ -68,8 +66,8 @@ def read_records(path: Path) -> Iterator[Record]:
         if not line.strip():
             continue
         try:
-            fields = json.loads(line)
-        except json.JSONDecodeError as e:
-            yield Record(number, {}, error=f"{where}: line {number} is not JSON ({e.msg} at column {e.colno})")
+            fields = json_object(line, f"{where}: line {number}")
+        except InputError as e:
+            yield Record(number, {}, error=str(e))
             continue
         yield _to_record(number, fields, where)

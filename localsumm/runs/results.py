@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from .._version import __version__
 from ..config.options import Options
 from ..errors import InputError
-from ..files import read_text
+from ..files import json_object, read_text
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
 from ..summarization.question_file import QuestionFile
@@ -133,12 +133,7 @@ def read_results(path: Path) -> list[ResultLine]:
     for number, text in enumerate(read_text(str(path), "results").splitlines(), 1):
         if not text.strip():
             continue
-        try:
-            fields = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{path}: line {number} is not JSON ({e.msg}); is it a localsumm eval results file?") from None
-        if not isinstance(fields, dict):
-            raise InputError(f"{path}: line {number} is not a JSON object")
+        fields = json_object(text, f"{path}: line {number}", hint="; is it a localsumm eval results file?")
         lines.append(ResultLine(fields, number))
     return lines
 

@@ -22,7 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..errors import InputError
-from ..files import read_text
+from ..files import json_object, read_text
 from .result import DroppedQuestion
 
 SCHEMA = "localsumm.questions/1"
@@ -172,12 +172,7 @@ class QuestionFile:
 def parse_line(line: str, number: int, path: Path | str) -> QuestionSet:
     """One line of a question file, or an error that names the line and what is wrong with it."""
     where = f"{path}: line {number}"
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{where} is not JSON ({e.msg} at column {e.colno})") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{where} is a JSON {type(data).__name__}, not a question set")
+    data = json_object(line, where, "a question set")
     schema = data.get("schema")
     if schema is None or "source_sha256" not in data:
         hint = " (it looks like a data record: give it to `localsumm questions`)" if "source" in data else ""
