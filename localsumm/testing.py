@@ -20,6 +20,8 @@ from .summarization.result import SummarizationResult
 from .summarization.scorer import SummarizationScorer, create_summarization_scorer
 
 _default: SummarizationScorer | None = None
+# One scorer per (judge, settings) for the framework adapters, so a session loads each judge once.
+_shared: dict[str, SummarizationScorer] = {}
 # Who wants every asserted result (the pytest plugin's --localsumm-report); called before the check.
 _observers: list[Callable[[str, str, SummarizationResult], None]] = []
 
@@ -45,9 +47,27 @@ def default_scorer() -> SummarizationScorer:
     return _default
 
 
+def shared_scorer(model: str | None = None, **settings: Any) -> SummarizationScorer:
+    """The process's scorer for ``model`` and ``settings`` (Options fields), created on first use.
+
+    With neither, the scorer ``assert_summary`` uses (the pytest fixture's, inside a session).
+    """
+    if model is None and not settings:
+        return default_scorer()
+    key = repr((model, sorted(settings.items())))
+    if key not in _shared:
+        _shared[key] = create_summarization_scorer(model, **settings)
+    return _shared[key]
+
+
 def failure_message(result: SummarizationResult, failed: list[str], limit: int = 10) -> str:
-    """Which bounds failed, the reason, and the failing verdicts (claims, then questions), at most ``limit`` each."""
-    lines = ["summary below " + "; ".join(failed), result.reason]
+    """Which bounds failed, then :func:`explanation`."""
+    return "summary below " + "; ".join(failed) + "\n" + explanation(result, limit)
+
+
+def explanation(result: SummarizationResult, limit: int = 10) -> str:
+    """The reason, then the failing verdicts (claims, then questions), at most ``limit`` each."""
+    lines = [result.reason]
     claims = [v for v in result.preprocess_step_result.alignment if not v.supported]
     questions = [v for v in result.analyze_step_result.coverage if not v.answered]
     for title, rows in (
@@ -98,4 +118,4 @@ def assert_summary(
     return result
 
 
-__all__ = ["SummaryAssertionError", "assert_summary", "default_scorer", "failure_message", "use_scorer"]
+__all__ = ["SummaryAssertionError", "assert_summary", "default_scorer", "explanation", "failure_message", "shared_scorer", "use_scorer"]
