@@ -193,8 +193,8 @@ prompts: ["{{{{summary}}}}"]
 providers: [echo]
 tests:
   - vars:
-      source: file://{source}
-      summary: file://{summary}
+      source: {source}
+      summary: {summary}
     assert:
       - type: python
         value: file://localsumm_assert.py
@@ -202,26 +202,32 @@ tests:
 """
 
 
-def test_promptfoo_cli_end_to_end(tmp_path, cli):
-    cli = os.environ.get("LOCALSUMM_PROMPTFOO") or shutil.which("promptfoo")
-    if not cli or not Path(cli).exists():
+def test_promptfoo_cli_end_to_end(tmp_path):
+    promptfoo = os.environ.get("LOCALSUMM_PROMPTFOO") or shutil.which("promptfoo")
+    if not promptfoo or not Path(promptfoo).exists():
         if os.environ.get("LOCALSUMM_PROMPTFOO"):
-            pytest.fail(f"promptfoo is not at {cli}: run `make test`, which installs it")
+            pytest.fail(f"promptfoo is not at {promptfoo}: run `make test`, which installs it")
         pytest.skip("the promptfoo CLI is not installed (make test installs it)")
     (tmp_path / "localsumm_assert.py").write_text("from localsumm.integrations.promptfoo import get_assert\n")
     (tmp_path / "promptfooconfig.yaml").write_text(PROMPTFOO_CONFIG.format(
-        source=ROOT / "examples" / "source.txt", summary=ROOT / "examples" / "summary.txt", model=SMALL))
+        source=json.dumps(SOURCE.strip()), summary=json.dumps(SUMMARY.strip()), model=SMALL))  # JSON strings are YAML
     env = {**os.environ, "PROMPTFOO_PYTHON": sys.executable, "PROMPTFOO_DISABLE_TELEMETRY": "1",
            "PROMPTFOO_DISABLE_UPDATE": "1", "PROMPTFOO_CONFIG_DIR": str(tmp_path / ".promptfoo"),
            "PROMPTFOO_CACHE_ENABLED": "false"}
     out = tmp_path / "out.json"
-    done = subprocess.run([str(Path(cli).resolve()), "eval", "-c", "promptfooconfig.yaml", "-o", str(out), "--no-progress-bar",
+    done = subprocess.run([str(Path(promptfoo).resolve()), "eval", "-c", "promptfooconfig.yaml", "-o", str(out), "--no-progress-bar",
                            "--no-table", "--no-write"], cwd=tmp_path, capture_output=True, text=True, timeout=900, env=env)
     assert out.exists(), done.stdout[-3000:] + done.stderr[-3000:]
     [row] = json.loads(out.read_text())["results"]["results"]
     assert row["success"] is True, row
     [graded] = [c for c in row["gradingResult"]["componentResults"] if c["assertion"]["type"] == "python"]
-    same_as_cli(cli, graded["score"], graded["namedScores"]["alignment"], graded["namedScores"]["coverage"])
+    # promptfoo trims its variables and outputs: the CLI scores the same trimmed texts.
+    (tmp_path / "source.txt").write_text(SOURCE.strip())
+    (tmp_path / "summary.txt").write_text(SUMMARY.strip())
+    done = run_cli("score", "--source", str(tmp_path / "source.txt"), "--summary", str(tmp_path / "summary.txt"),
+                   "--model", SMALL, "--json")
+    same_as_cli(json.loads(done.stdout), graded["score"], graded["namedScores"]["alignment"],
+                graded["namedScores"]["coverage"])
 
 
 # -- LangSmith --------------------------------------------------------------------------------
