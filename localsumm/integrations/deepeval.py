@@ -93,10 +93,6 @@ class LocalSummarizationMetric(BaseMetric):
     async def a_measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float:
         return self._record(await score_async(self._scorer(), *self._inputs(test_case)))
 
-    def is_successful(self) -> bool:
-        self.success = self.error is None and self.score is not None and self.score >= self.threshold
-        return self.success
-
     def verdicts(self) -> dict[str, Any]:
         """The last measure's scores and every verdict behind them."""
         if self.result is None:
