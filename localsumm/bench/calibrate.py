@@ -48,7 +48,8 @@ def labelled_items(lines: list[ResultLine]) -> list[LabelledItem]:
             LabelledItem(
                 doc=line.doc,
                 claim_probabilities=[v.support for v in result.preprocess_step_result.alignment],
-                question_probabilities=[v.probability for v in result.analyze_step_result.coverage],
+                # A verdict without a probability (a judge without log-probabilities) has no threshold to fit.
+                question_probabilities=[v.probability for v in result.analyze_step_result.coverage if v.probability is not None],
                 label_alignment=line.label_alignment,
                 label_coverage=line.label_coverage,
             )
@@ -72,11 +73,11 @@ def _coverage(item: LabelledItem, threshold: float) -> float:
 
 
 def alignment_balanced_accuracy(items: list[LabelledItem], threshold: float) -> float:
-    return metrics.balanced_accuracy([_all_supported(i, threshold) for i in items], [i.label_alignment for i in items])
+    return metrics.balanced_accuracy([_all_supported(i, threshold) for i in items], metrics.known([i.label_alignment for i in items]))
 
 
 def coverage_pearson(items: list[LabelledItem], threshold: float) -> float:
-    return metrics.pearson([_coverage(i, threshold) for i in items], [i.label_coverage for i in items])
+    return metrics.pearson([_coverage(i, threshold) for i in items], metrics.known([i.label_coverage for i in items]))
 
 
 def _best(candidates: set[float], objective, default: float) -> float:

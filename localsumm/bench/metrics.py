@@ -14,17 +14,25 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-Measure = Callable[[Sequence[float], Sequence[float]], float]
+Values = Sequence[float] | np.ndarray
+Measure = Callable[[Values, Values], float]
 
 
-def pearson(x: Sequence[float], y: Sequence[float]) -> float:
+def known(labels: Sequence[float | None]) -> list[float]:
+    """The labels of items already chosen for having them (a None here is a caller's bug)."""
+    if any(label is None for label in labels):
+        raise ValueError("an item without this label was not filtered out")
+    return [label for label in labels if label is not None]
+
+
+def pearson(x: Values, y: Values) -> float:
     a, b = np.asarray(x, float), np.asarray(y, float)
     if len(a) < 2 or a.std() == 0 or b.std() == 0:
         return math.nan  # undefined for a constant series
     return float(np.corrcoef(a, b)[0, 1])
 
 
-def ranks(x: Sequence[float]) -> np.ndarray:
+def ranks(x: Values) -> np.ndarray:
     """1-based ranks, ties sharing their average rank."""
     a = np.asarray(x, float)
     order = np.argsort(a, kind="mergesort")
@@ -39,11 +47,11 @@ def ranks(x: Sequence[float]) -> np.ndarray:
     return r
 
 
-def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+def spearman(x: Values, y: Values) -> float:
     return pearson(ranks(x), ranks(y))
 
 
-def kendall(x: Sequence[float], y: Sequence[float]) -> float:
+def kendall(x: Values, y: Values) -> float:
     """Kendall's tau-b (ties in either series accounted for)."""
     a, b = np.asarray(x, float), np.asarray(y, float)
     da = np.sign(a[:, None] - a[None, :])
@@ -72,7 +80,7 @@ def balanced_accuracy(predicted: Sequence[bool], labels: Sequence[float]) -> flo
     return float((p[y].mean() + (~p[~y]).mean()) / 2)
 
 
-def document_values(measure: Measure, x: Sequence[float], y: Sequence[float], docs: Sequence[str]) -> list[tuple[str, float]]:
+def document_values(measure: Measure, x: Values, y: Values, docs: Sequence[str]) -> list[tuple[str, float]]:
     """``measure`` within each document that can say anything, as (document, value).
 
     A document whose labels are all equal is left out: no predictor can agree or disagree with
@@ -96,13 +104,13 @@ def document_values(measure: Measure, x: Sequence[float], y: Sequence[float], do
     return values
 
 
-def per_document(measure: Measure, x: Sequence[float], y: Sequence[float], docs: Sequence[str]) -> float:
+def per_document(measure: Measure, x: Values, y: Values, docs: Sequence[str]) -> float:
     """The mean of ``measure`` within each document (see ``document_values`` for which count, and how)."""
     values = [v for _, v in document_values(measure, x, y, docs)]
     return float(np.mean(values)) if values else math.nan
 
 
-def documents_counted(x: Sequence[float], y: Sequence[float], docs: Sequence[str]) -> tuple[int, int]:
+def documents_counted(x: Values, y: Values, docs: Sequence[str]) -> tuple[int, int]:
     """(documents a per-document figure rests on, of which the predictor was constant in how many)."""
     counted = document_values(lambda a, b: 1.0 if len(set(a)) > 1 else math.nan, x, y, docs)
     return len(counted), sum(1 for _, v in counted if v == 0.0)

@@ -11,6 +11,8 @@ matplotlib.use("Agg")  # files only, never a window
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .metrics import known  # noqa: E402
+
 if TYPE_CHECKING:
     from .quality import Item
 
@@ -44,7 +46,7 @@ def quality_plot(path: Path, dataset: str, items: list["Item"], threshold: float
         ax.set(xlabel=f"localsumm {name}", ylabel=f"human {label}", title=f"{dataset}: {name}", xlim=(-0.05, 1.05))
     if binary:
         ax = axes[0][-1]
-        labels = [i.label_alignment for i in aligned]
+        labels = known([i.label_alignment for i in aligned])
         _roc(ax, [i.weakest_claim for i in aligned], labels, "weakest claim probability")
         _roc(ax, [i.bigram_overlap for i in aligned], labels, "baseline: bigram overlap")
         ax.plot([0, 1], [0, 1], color="grey", linewidth=0.5)

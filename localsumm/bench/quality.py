@@ -135,7 +135,7 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
 
     aligned = [i for i in items if i.label_alignment is not None]
     if aligned:
-        labels = [i.label_alignment for i in aligned]
+        labels = metrics.known([i.label_alignment for i in aligned])
         correlations("label_alignment", aligned, labels, {
             "alignment": [i.alignment for i in aligned],
             "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
@@ -157,14 +157,14 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
             ))
     covered = [i for i in items if i.label_coverage is not None]
     if covered:
-        correlations("label_coverage", covered, [i.label_coverage for i in covered], {
+        correlations("label_coverage", covered, metrics.known([i.label_coverage for i in covered]), {
             "coverage": [i.coverage for i in covered],
             "baseline: bigram overlap": [i.bigram_overlap for i in covered],
             "baseline: summary length": [i.length for i in covered],
         }, ["pearson", "spearman"])
     both = [i for i in items if i.label_alignment is not None and i.label_coverage is not None]
     if both:
-        correlations("label_mean", both, [(i.label_alignment + i.label_coverage) / 2 for i in both], {
+        correlations("label_mean", both, [(a + c) / 2 for a, c in zip(metrics.known([i.label_alignment for i in both]), metrics.known([i.label_coverage for i in both]))], {
             "score": [i.score for i in both],
             "baseline: bigram overlap": [i.bigram_overlap for i in both],
             "baseline: summary length": [i.length for i in both],

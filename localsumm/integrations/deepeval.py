@@ -81,7 +81,7 @@ class LocalSummarizationMetric(BaseMetric):
         self.score_breakdown = {"alignment": result.alignment_score, "coverage": result.coverage_score}
         self.reason = explanation(result) if self.include_reason else None
         self.error = None if result.scorable else result.reason
-        self.score = 0.0 if self.strict_mode and result.score < self.threshold else result.score
+        self.score = 0.0 if self.strict_mode and result.score < (self.threshold or 0.0) else result.score
         self.success = self.is_successful()
         if self.verbose_mode:
             self.verbose_logs = result.to_json(indent=2)
@@ -121,7 +121,7 @@ class LocalJudgeModel(DeepEvalBaseLLM):
         self.max_tokens = max_tokens
         super().__init__(self._judge.info.name)
 
-    def load_model(self, *args: Any, **kwargs: Any) -> Judge:
+    def load_model(self, *args: Any, **kwargs: Any) -> Any:  # DeepEval types it as its own model class
         return self._judge
 
     def generate(self, prompt: str, schema: type[BaseModel] | None = None, **kwargs: Any) -> Any:
