@@ -49,17 +49,24 @@ def _walk(command, parent, name: str, path: list[str], out: list[str]) -> None:
 
 def render() -> str:
     """The reference as markdown: the same text on every machine and terminal."""
-    os.environ["COLUMNS"] = str(WIDTH)  # rich and click read it; rich is off (rich_markup_mode=None)
-    os.environ["NO_COLOR"] = "1"
+    saved = {key: os.environ.get(key) for key in ("COLUMNS", "NO_COLOR", "FORCE_COLOR")}
+    os.environ.update(COLUMNS=str(WIDTH), NO_COLOR="1")  # rich is off (rich_markup_mode=None) anyway
     os.environ.pop("FORCE_COLOR", None)
-    import typer.main
+    try:
+        import typer.main
 
-    from localsumm.cli import app
+        from localsumm.cli import app
 
-    root = typer.main.get_command(app)
-    out = [HEADER]
-    _walk(root, None, "localsumm", ["localsumm"], out)
-    return "".join(out)
+        root = typer.main.get_command(app)
+        out = [HEADER]
+        _walk(root, None, "localsumm", ["localsumm"], out)
+        return "".join(out)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def main(argv: list[str]) -> int:
