@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 WIDTH = 100
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,11 +29,11 @@ disagree). A user's guide to these commands is the [README](../README.md).
 """
 
 
-def _help(command, context) -> str:
+def _help(command: Any, context: Any) -> str:
     return command.get_help(context).rstrip() + "\n"
 
 
-def _walk(command, parent, name: str, path: list[str], out: list[str]) -> None:
+def _walk(command: Any, parent: Any, name: str, path: list[str], out: list[str]) -> None:
     context = command.context_class(
         command, parent=parent, info_name=name, terminal_width=WIDTH, max_content_width=WIDTH, color=False
     )
