@@ -323,6 +323,26 @@ def bench_speed(
         json_out.write_text(report.to_json(), encoding="utf-8")
 
 
+@bench_app.command("harness")
+def bench_harness(
+    data: Path = typer.Option(..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."),
+    items: int = typer.Option(5, "--items", help="Summaries: the first of each of the first N sources."),
+    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures as JSON here."),
+) -> None:
+    """What an assert_summary test costs: one pytest session of N assertions against N `localsumm score` calls."""
+    try:
+        from .bench.harness import run_harness
+
+        report = run_harness(data, model=model, items=items)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    typer.echo(report.markdown())
+    if json_out is not None:
+        json_out.write_text(report.to_json(), encoding="utf-8")
+
+
 @bench_app.command("agree")
 def bench_agree(
     judges: list[str] = typer.Option(..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."),
