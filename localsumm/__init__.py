@@ -16,10 +16,7 @@ from __future__ import annotations
 import importlib as _importlib
 from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any
 
-from . import _compat
 from ._version import __version__
-
-_compat.install()
 
 # Name -> the module that defines it. Imported on first use, so `localsumm --help` and
 # `import localsumm` stay light (no numpy, no engine) until a scorer is asked for.

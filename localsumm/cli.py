@@ -6,15 +6,18 @@ and input errors are instant.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
+import typing
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import typer
 
-from .config.options import Options
+from .config.options import OPTION_FIELDS, Options
 from .errors import ConfigError, InputError, LocalsummError
 from .protocol import JudgeCall
 from .text import printable
@@ -31,43 +34,56 @@ bench_app = typer.Typer(no_args_is_help=True, help="Measure judges: agreement wi
 app.add_typer(bench_app, name="bench")
 
 
-_BASE_URL = typer.Option(None, "--base-url", help="With --model openai:NAME: the endpoint, e.g. http://127.0.0.1:8000/v1.")
-_RESPONSE_FORMAT = typer.Option(
-    "json_schema", "--response-format", help="With --model openai:NAME: json_schema (OpenAI), or json_object (llama-cpp-python's server)."
-)
-_CLAIMS = typer.Option(
-    "sentences", "--claims",
-    help="What alignment judges: the summary's 'sentences' as written, or the claims the judge 'extracted' from it.",
-)
-
-_LITERALS = typer.Option(
-    True, "--literal-check/--no-literal-check",
-    help="Refuse support to a claim naming a number or name found nowhere in the source, whatever the judge says.",
-)
-_QUESTION_CHECK = typer.Option(
-    True, "--question-check/--no-question-check",
-    help="Drop a generated question, or key fact, that the source itself does not answer 'yes' before coverage asks it.",
-)
-_KEY_FACTS = typer.Option(
-    True, "--key-facts/--no-key-facts",
-    help="Also ask the source's key facts: the judge writes its highlights and coverage asks each single fact (English; on by default).",
-)
-_MAX_QUESTIONS = typer.Option(10, "--max-questions", help="Cap on generated coverage questions (a question file's are asked as they are).")
-_QUESTIONS = typer.Option(
-    None, "--questions", metavar="FILE",
-    help="A question file (localsumm questions): a source it holds is asked exactly its questions, none generated.",
-)
-_QUESTIONS_ONLY = typer.Option(
-    False, "--questions-only", help="With --questions: refuse a source the file lacks instead of generating its questions."
-)
-_THREADS = typer.Option(None, "--threads", help="CPU threads for a local judge [default: all cores].")
 _MODEL = typer.Option(None, "--model", help="Registry name, path to a .gguf file, or openai:NAME [default: the default judge].")
 _DATA_HELP = "Labelled JSONL (schema of benchmarks/data/README.md), e.g. benchmarks/data/summeval.dev.jsonl; repeat for several."
 
+# The command-line type of the Options fields whose Python type is not one a flag can parse.
+_FLAG_TYPES: dict[str, Any] = {
+    "questions": Optional[Path], "n_ctx": Optional[int], "threads": Optional[int], "cache": bool,
+    "base_url": Optional[str], "response_format": Optional[str],
+}
+_METAVARS = {"questions": "FILE"}
+Command = Callable[..., None]
 
-def _options(**settings: object) -> Options:
-    """The one options object of a command, from its flags (checked here, before any model loads)."""
-    return Options(**settings)  # type: ignore[arg-type]
+
+def with_options(*names: str, **defaults: Any) -> Callable[[Command], Command]:
+    """Give a command the scorer flags ``names`` and call it with the one :class:`Options` they make (``options=``),
+    checked before any model loads. Each flag is its Options field: the same name (``literal_check`` is
+    ``--literal-check/--no-literal-check``), help and default (``defaults`` overrides one for this command)."""
+
+    def decorate(command: Command) -> Command:
+        own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in inspect.signature(command).parameters.values()]
+        at = next(i for i, p in enumerate(own) if p.name == "options")
+        flags = []
+        for name in names:
+            field = OPTION_FIELDS[name]
+            default = defaults.get(name, field.default)
+            kind = _FLAG_TYPES.get(name, type(field.default))
+            switch = "--" + name.replace("_", "-")
+            if kind is bool and default:
+                switch += "/--no-" + switch[2:]
+            flag = typer.Option(
+                default, switch, help=Options.help(name), metavar=_METAVARS.get(name), show_default=default is not None
+            )
+            flags.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=flag, annotation=kind))
+
+        @functools.wraps(command)
+        def run(**given: Any) -> None:
+            settings = {name: given.pop(name) for name in names}
+            try:
+                options = Options(**settings)
+            except LocalsummError as e:
+                _fail(e)
+                return
+            command(options=options, **given)
+
+        params = own[:at] + flags + own[at + 1 :]
+        hints = typing.get_type_hints(command)
+        run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: hints.get(p.name, p.annotation) for p in params}
+        return run
+
+    return decorate
 
 
 def _fail(error: LocalsummError) -> None:
@@ -75,34 +91,26 @@ def _fail(error: LocalsummError) -> None:
     raise typer.Exit(error.exit_code)
 
 
+_SCORER = ("max_questions", "scale", "claims", "literal_check", "question_check", "key_facts")
+"""What a result depends on (``Options.recorded``)."""
+_QUESTIONS = ("questions", "questions_only")
+_ENGINE = ("threads", "n_ctx", "base_url", "response_format")
+
+
 @app.command()
+@with_options(*_SCORER, *_QUESTIONS, *_ENGINE)
 def score(
     source: str = typer.Option(..., "--source", help="Source text file, or - for stdin."),
     summary: str = typer.Option(..., "--summary", help="Summary text file, or - for stdin."),
     model: Optional[str] = _MODEL,
-    max_questions: int = _MAX_QUESTIONS,
-    scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
-    claims: str = _CLAIMS,
-    literal_check: bool = _LITERALS,
-    question_check: bool = _QUESTION_CHECK,
-    key_facts: bool = _KEY_FACTS,
-    questions: Optional[Path] = _QUESTIONS,
-    questions_only: bool = _QUESTIONS_ONLY,
+    options: Options = Options(),
     as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
     camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
-    threads: Optional[int] = _THREADS,
-    n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
-    base_url: Optional[str] = _BASE_URL,
-    response_format: str = _RESPONSE_FORMAT,
 ) -> None:
     """Score one summary against its source."""
+    questions = options.questions
     try:
-        options = _options(
-            max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check,
-            check_questions=question_check, key_facts=key_facts, n_ctx=n_ctx, questions=questions,
-            questions_only=questions_only, n_threads=threads, base_url=base_url, response_format=response_format,
-        )
         if source == "-" and summary == "-":
             raise InputError("only one of --source and --summary can read stdin")
         from .files import read_text
@@ -135,26 +143,15 @@ def score(
 
 
 @app.command("eval")
+@with_options(*_SCORER, *_QUESTIONS, "cache", *_ENGINE, cache=True)
 def eval_(
     data: Path = typer.Argument(..., help="JSONL or CSV: id, source, summary (or input/output); other fields are carried through."),
     out: Path = typer.Option(..., "--out", help="Results JSONL, one line per item, appended as each item finishes."),
     resume: bool = typer.Option(False, "--resume", help="Skip ids already in --out."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N records."),
     model: Optional[str] = _MODEL,
-    max_questions: int = _MAX_QUESTIONS,
-    scale: float = typer.Option(1.0, "--scale", help="Multiplier of the final score."),
-    claims: str = _CLAIMS,
-    literal_check: bool = _LITERALS,
-    question_check: bool = _QUESTION_CHECK,
-    key_facts: bool = _KEY_FACTS,
-    questions: Optional[Path] = _QUESTIONS,
-    questions_only: bool = _QUESTIONS_ONLY,
+    options: Options = Options(),
     fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
-    threads: Optional[int] = _THREADS,
-    n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
-    cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
-    base_url: Optional[str] = _BASE_URL,
-    response_format: str = _RESPONSE_FORMAT,
     ray: Optional[str] = typer.Option(
         None, "--ray", metavar="[ADDRESS]",
         help="Score on Ray workers: --ray alone starts a local Ray runtime; --ray auto, HOST:PORT or ray://HOST:PORT "
@@ -166,17 +163,11 @@ def eval_(
     try:
         if workers is not None and ray is None:
             raise ConfigError("--workers needs --ray")
-        options = _options(
-            max_questions=max_questions, scale=scale, claims=claims, check_literals=literal_check,
-            check_questions=question_check, key_facts=key_facts, n_ctx=n_ctx, questions=questions,
-            questions_only=questions_only, n_threads=threads, cache=cache, base_url=base_url,
-            response_format=response_format,
-        )
         settings = None
         if ray is not None:
             from .runs.cluster import RaySettings
 
-            settings = RaySettings(address=None if ray == _LOCAL_RAY else ray, workers=workers, threads=threads or 1)
+            settings = RaySettings(address=None if ray == _LOCAL_RAY else ray, workers=workers, threads=options.threads or 1)
         from .runs.evaluate import evaluate_file
 
         summary = evaluate_file(data, out, resume=resume, model=model, options=options, ray=settings, limit=limit)
@@ -189,6 +180,7 @@ def eval_(
 
 
 @app.command()
+@with_options("max_questions", "key_facts", *_ENGINE)
 def questions(
     data: Optional[Path] = typer.Argument(None, help="JSONL or CSV as for eval: one question set per distinct source."),
     out: Optional[Path] = typer.Option(None, "--out", help="The question file (JSONL) to write, one line per source, appended as each finishes."),
@@ -200,17 +192,12 @@ def questions(
         "(e.g. meta.keyfacts_scus) or a reference summary (split into sentences).",
     ),
     model: Optional[str] = _MODEL,
-    max_questions: int = _MAX_QUESTIONS,
+    options: Options = Options(),
     question_check: Optional[bool] = typer.Option(
         None, "--question-check/--no-question-check",
         help="Drop questions and facts the source does not answer 'yes' [default: on for the judge's, off for a reference's].",
     ),
-    key_facts: bool = _KEY_FACTS,
     limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N records."),
-    threads: Optional[int] = _THREADS,
-    n_ctx: Optional[int] = typer.Option(None, "--n-ctx", help="Judge context size in tokens [default: 4096]."),
-    base_url: Optional[str] = _BASE_URL,
-    response_format: str = _RESPONSE_FORMAT,
     schema: bool = typer.Option(False, "--schema", help="Print the JSON Schema of a question file's lines and exit."),
 ) -> None:
     """Write the coverage questions of every source once, to review, keep and reuse (score/eval --questions)."""
@@ -222,10 +209,6 @@ def questions(
     try:
         if (data is None) == (source is None) or out is None:
             raise ConfigError("give a data file or --source, and --out (or --schema alone)")
-        options = _options(
-            max_questions=max_questions, key_facts=key_facts, n_ctx=n_ctx, n_threads=threads,
-            base_url=base_url, response_format=response_format,
-        )
         from .files import read_text
         from .runs.questions import write_questions
 
@@ -257,32 +240,21 @@ def report(
 
 
 @bench_app.command("quality")
+@with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "cache", "base_url",
+              "response_format", cache=True)
 def bench_quality(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     out: Path = typer.Option(Path("bench-quality"), "--out", help="Folder for results, quality.md, quality.json and plots."),
     model: Optional[str] = _MODEL,
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
-    cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
-    max_questions: int = _MAX_QUESTIONS,
-    claims: str = _CLAIMS,
-    literal_check: bool = _LITERALS,
-    question_check: bool = _QUESTION_CHECK,
-    key_facts: bool = _KEY_FACTS,
+    options: Options = Options(),
     questions: Optional[str] = typer.Option(
         None, "--questions", metavar="FILE|reference",
         help="A question file, or 'reference': each set's own facts (REALSumm's SCUs, RoSE's ACUs) as the questions.",
     ),
-    threads: Optional[int] = _THREADS,
-    base_url: Optional[str] = _BASE_URL,
-    response_format: str = _RESPONSE_FORMAT,
 ) -> None:
     """Agreement with human labels per dataset (bootstrap 95% intervals), beside trivial baselines."""
     try:
-        options = _options(
-            max_questions=max_questions, claims=claims, check_literals=literal_check,
-            check_questions=question_check, key_facts=key_facts, n_threads=threads, cache=cache,
-            base_url=base_url, response_format=response_format,
-        )
         from .bench.quality import markdown, run_quality
 
         figures, written = run_quality(data, out, model=model, options=options, limit=limit, questions=questions)
@@ -296,22 +268,19 @@ def bench_quality(
 
 
 @bench_app.command("speed")
+@with_options("threads", "key_facts", "questions")
 def bench_speed(
     data: Path = typer.Option(..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."),
     items: int = typer.Option(5, "--items", help="Evaluations: the first summary of each of the first N sources."),
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
-    threads: Optional[int] = _THREADS,
+    options: Options = Options(),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures and every row as JSON here."),
     levers: bool = typer.Option(True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."),
-    key_facts: bool = _KEY_FACTS,
-    questions: Optional[Path] = typer.Option(
-        None, "--questions", metavar="FILE", help="Also time the items asking this question file's questions (it must hold their sources)."
-    ),
 ) -> None:
     """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
-    engine, and each engine lever's effect, all in the same run."""
+    engine, and each engine lever's effect, all in the same run; with --questions, the items again asking that file's
+    questions (it must hold their sources)."""
     try:
-        options = _options(n_threads=threads, key_facts=key_facts, questions=questions)
         from .bench.speed import run_speed
 
         report = run_speed(data, model=model, items=items, options=options, levers=levers)
@@ -344,28 +313,17 @@ def bench_harness(
 
 
 @bench_app.command("agree")
+@with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "base_url", "response_format")
 def bench_agree(
     judges: list[str] = typer.Option(..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."),
     data: Path = typer.Option(..., "--data", help="JSONL or CSV with source and summary."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N items."),
-    max_questions: int = _MAX_QUESTIONS,
-    claims: str = _CLAIMS,
-    literal_check: bool = _LITERALS,
-    question_check: bool = _QUESTION_CHECK,
-    key_facts: bool = _KEY_FACTS,
-    threads: Optional[int] = _THREADS,
-    base_url: Optional[str] = _BASE_URL,
-    response_format: str = _RESPONSE_FORMAT,
+    options: Options = Options(),
 ) -> None:
     """Two judges on the same items: verdict agreement (Cohen's kappa), score correlation, time per item."""
     try:
         if len(judges) != 2:
             raise ConfigError(f"give exactly two --judge options, got {len(judges)}")
-        options = _options(  # before two judges load
-            max_questions=max_questions, claims=claims, check_literals=literal_check,
-            check_questions=question_check, key_facts=key_facts, n_threads=threads,
-            base_url=base_url, response_format=response_format,
-        )
         from .bench.agree import markdown, run_agree
         from .bench.quality import open_for_bench
 
@@ -390,26 +348,17 @@ def bench_compare(
 
 
 @app.command()
+@with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "cache", cache=True)
 def calibrate(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
     out: Path = typer.Option(Path("bench-quality"), "--out", help="Folder for the results (shared with bench quality)."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     write: bool = typer.Option(True, "--write/--dry-run", help="Store the fitted thresholds for this model file."),
-    cache: bool = typer.Option(True, "--cache/--no-cache", help="Answer repeated judge calls from the on-disk cache."),
-    max_questions: int = _MAX_QUESTIONS,
-    claims: str = _CLAIMS,
-    literal_check: bool = _LITERALS,
-    question_check: bool = _QUESTION_CHECK,
-    key_facts: bool = _KEY_FACTS,
-    threads: Optional[int] = _THREADS,
+    options: Options = Options(),
 ) -> None:
     """Fit verdict thresholds on half the documents; report on the other half; store them for the model."""
     try:
-        options = _options(
-            max_questions=max_questions, claims=claims, check_literals=literal_check,
-            check_questions=question_check, key_facts=key_facts, n_threads=threads, cache=cache,
-        )
         from .bench.calibrate import as_entry, calibrate as fit, labelled_items
         from .bench.quality import open_for_bench, score_datasets
         from .config.thresholds import store_override

@@ -94,7 +94,7 @@ def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 6
 # Lanes (`make test-fast` runs what none of these marks): a test is marked by what it starts.
 _ENGINE_FIXTURES = {"small_judge", "default_judge", "cli"}
 _ENGINE_WORDS = ("run_cli(", "SMALL", "create_summarization_scorer(", "open_judge(", "subprocess.", "interrupt_after_first_line(")
-_MODULE_MARKS = {"test_ray": "ray", "test_openai_judge": "server", "test_report": "browser"}
+_MODULE_MARKS = {"test_cluster": "ray", "test_openai": "server", "test_html_report": "browser"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -104,7 +104,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.module.__name__.rpartition(".")[2] if getattr(item, "module", None) else ""
         if module in _MODULE_MARKS:
             item.add_marker(_MODULE_MARKS[module])
-        function = getattr(item, "function", None)
-        text = inspect.getsource(function) if function is not None else ""
+        # What the test runs, and what its own fixtures run (a module fixture may score with the CLI).
+        functions = [getattr(item, "function", None)]
+        definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        functions += [defs[-1].func for name, defs in definitions.items() if defs and defs[-1].baseid]
+        text = "".join(inspect.getsource(f) for f in functions if f is not None)
         if _ENGINE_FIXTURES & set(getattr(item, "fixturenames", ())) or any(w in text for w in _ENGINE_WORDS):
             item.add_marker("engine")

@@ -15,7 +15,7 @@ from localsumm.runs.records import read_records
 from localsumm.runs.results import done_ids
 from localsumm.errors import InputError
 from localsumm.runs.evaluate import evaluate_file
-from localsumm.backends.scripted import ScriptedJudge
+from .scripted import ScriptedJudge
 
 from .conftest import SOURCE, SUMMARY, interrupt_after_first_line, run_cli
 
@@ -105,7 +105,7 @@ def test_resume_refuses_to_mix_settings_a_result_depends_on(tmp_path):
     with pytest.raises(InputError, match="judged with --claims sentences .*not --claims extracted"):
         evaluate_file(data, out, resume=True, model=scripted(10), claims="extracted")
     with pytest.raises(InputError, match="judged with --literal-check .*resume it with --literal-check"):
-        evaluate_file(data, out, resume=True, model=scripted(10), check_literals=False)
+        evaluate_file(data, out, resume=True, model=scripted(10), literal_check=False)
     with pytest.raises(InputError, match="--max-questions 10 .*not --max-questions 5"):
         evaluate_file(data, out, resume=True, model=scripted(10), options=Options(max_questions=5))
     with pytest.raises(InputError, match="judged with --key-facts .*not --no-key-facts"):

@@ -20,7 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("localsumm.runs",),
     ("localsumm.reports",),
     ("localsumm.bench",),
-    ("localsumm.cli", "localsumm._compat", "localsumm"),
+    ("localsumm.cli", "localsumm"),
 ]
 
 
@@ -92,15 +92,13 @@ def test_the_checker_sees_a_function_local_upward_import():
     assert imports("from . import prompts\n", "localsumm.summarization") == [(1, "localsumm.summarization.prompts")]
 
 
-def test_the_facade_exports_what_it_lists_and_old_paths_still_import():
+def test_the_facade_exports_what_it_lists_and_the_flat_layout_is_gone():
+    import importlib
+
     import localsumm
-    import localsumm.scorer as old_scorer
-    from localsumm.judges import open_judge as old_open_judge
-    from localsumm.summarization import scorer
 
     for name in localsumm.__all__:
         assert getattr(localsumm, name) is not None, name
-    assert old_scorer is scorer  # the same module object, not a copy
-    from localsumm.backends import open_judge
-
-    assert old_open_judge is open_judge
+    for old in ("localsumm.scorer", "localsumm.judges", "localsumm._compat"):  # removed in 0.3.0
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(old)

@@ -64,7 +64,7 @@ def test_end_to_end_on_a_real_gguf(small_judge):
 def test_a_number_and_a_name_absent_from_the_source_are_refused_on_the_real_path(small_judge):
     changed = "Harbor Lights Brewing was founded in 1995 by Maria Chen. It was founded in Boston in 1997."
     checked = create_summarization_scorer(small_judge).run(input=SOURCE, output=changed)
-    trusted = create_summarization_scorer(small_judge, check_literals=False).run(input=SOURCE, output=changed)
+    trusted = create_summarization_scorer(small_judge, literal_check=False).run(input=SOURCE, output=changed)
     first, second = checked.preprocess_step_result.alignment
     assert first.unmatched == [] and second.unmatched == ["Boston", "1997"]
     assert not second.supported and 'not in the source: "Boston", "1997"' in second.reason
@@ -93,8 +93,8 @@ def test_extracted_claims_on_a_real_gguf(small_judge):
 def test_constraint_is_active_on_a_model_that_does_not_write_json_unasked(small_judge):
     """Without a working constraint, this prompt gets prose, not JSON."""
     messages = [{"role": "user", "content": "Write a short poem about the sea."}]
-    text, tokens, _ = small_judge._prompt(messages)
-    free = small_judge._llm.create_completion(tokens, max_tokens=48, temperature=0.0, seed=0)["choices"][0]["text"]
+    text, tokens, _ = small_judge.engine.prompt(messages)
+    free = small_judge.engine.llm.create_completion(tokens, max_tokens=48, temperature=0.0, seed=0)["choices"][0]["text"]
     with pytest.raises(ValueError):
         json.loads(free)
     value, call = small_judge.generate("claims", messages, ClaimList, max_tokens=400)
@@ -156,7 +156,7 @@ def test_coverage_never_sees_the_source_on_the_real_path(small_judge):
         assert "<document>" not in call.prompt
     # The KV cache the verdicts ran on holds the summary context and no source token (prefix reuse
     # compares tokens, and copied prefixes come back whole); the questions ran beside it, then were dropped.
-    live = small_judge._decode(list(small_judge._llm.input_ids[: small_judge._llm.n_tokens]))
+    live = small_judge.engine.decode(small_judge.engine.live_tokens())
     assert prompts.COVERAGE_TASK.strip()[:60] in live and sentences(SUMMARY)[0] in live
     for sentence in sentences(SOURCE):
         if sentence not in summary_sentences:
@@ -194,7 +194,7 @@ def test_same_result_at_one_thread_as_at_two():
     # bench quality --threads 1 runs datasets side by side and reuses caches filled at two threads.
     from .conftest import _judge
 
-    one, two = (create_summarization_scorer(_judge(SMALL, n_threads=n)).run(input=SOURCE, output=SUMMARY) for n in (1, 2))
+    one, two = (create_summarization_scorer(_judge(SMALL, threads=n)).run(input=SOURCE, output=SUMMARY) for n in (1, 2))
     assert without_costs(one) == without_costs(two)
 
 
@@ -385,9 +385,9 @@ def test_prompt_lookup_decoding_gives_the_greedy_answer_token_for_token(small_ju
         plain, plain_call = small_judge.generate("questions", messages, question_list(5), questions_token_budget(5))
     finally:
         small_judge.draft = True
-    drafted_before, kept_before = small_judge.draft_counts
+    drafted_before, kept_before = small_judge.drafts.drafted, small_judge.drafts.kept
     drafted, drafted_call = small_judge.generate("questions", messages, question_list(5), questions_token_budget(5))
-    drafted_after, kept_after = small_judge.draft_counts
+    drafted_after, kept_after = small_judge.drafts.drafted, small_judge.drafts.kept
     assert drafted_call.output == plain_call.output and drafted == plain
     assert drafted_call.completion_tokens == plain_call.completion_tokens
     # The source's words were drafted and some of them kept: fewer forward passes than tokens.

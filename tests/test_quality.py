@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from localsumm.backends.scripted import ScriptedJudge
+from .scripted import ScriptedJudge
 from localsumm.bench.quality import bigram_overlap, run_quality
 
 from .conftest import SOURCE, SUMMARY, run_cli

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from localsumm.backends.scripted import ScriptedJudge
+from .scripted import ScriptedJudge
 from localsumm.config.options import Options
 from localsumm.errors import ConfigError, InputError
 from localsumm.summarization.question_file import SCHEMA, QuestionFile, QuestionSet, json_schema, source_sha256

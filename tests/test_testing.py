@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from localsumm.backends.scripted import ScriptedJudge
+from .scripted import ScriptedJudge
 from localsumm.pytest_plugin import parse_options
 from localsumm.summarization.scorer import SummarizationScorer
 from localsumm.testing import SummaryAssertionError, assert_summary

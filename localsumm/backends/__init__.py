@@ -2,7 +2,6 @@
 
 - ``llamacpp``: a local GGUF model in-process (the default: a registry name or a ``.gguf`` path).
 - ``openai``: an OpenAI-compatible chat-completions endpoint (``openai:<name>``).
-- ``scripted``: replays fixed answers, for unit tests of pipeline logic (built directly).
 
 A backend is found by the prefix of the model name. The built-in ``openai:``
 registers through :func:`register_backend`, the same hook a plugin uses, either
@@ -67,7 +66,7 @@ def _open_gguf(model: str | os.PathLike[str] | None, options: Options) -> Judge:
         sha256=resolved.sha256,
         thresholds=thresholds,
         n_ctx=options.n_ctx or DEFAULT_N_CTX,
-        n_threads=options.n_threads,
+        n_threads=options.threads,
         seed=DEFAULT_SEED if options.seed is None else options.seed,
     )
 

@@ -43,12 +43,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..backends.llamacpp import LlamaCppJudge
 from ..config.options import Options, make_options
 from ..errors import ConfigError
+from ..protocol import Judge
 from ..summarization.plan import claims_bound, claims_token_budget
 from ..summarization.prompts import claims_messages
 from ..summarization.schemas import claim_list
 from ..summarization.scorer import create_summarization_scorer
+from .rates import bare_rates, generation_costs
 
 
 @dataclass
@@ -221,15 +224,15 @@ def _time_items(
     """Each first summary and then its later one, from a KV cache that holds nothing; the costs and,
     per item, every verdict probability (first summary, then later)."""
     scorer = create_summarization_scorer(model, options=options)  # a fresh question memo; the judge is shared
-    judge = scorer.judge
-    judge.forget_prefixes()
+    judge = llamacpp_judge(scorer.judge)
+    judge.prefixes.forget()
     costs, probabilities = [], []
     for item, second in zip(chosen, later):
-        engine = judge.engine_seconds
+        engine = judge.engine.seconds
         t = time.perf_counter()
         result = scorer.run(input=item["source"], output=item["summary"])
         seconds = time.perf_counter() - t
-        engine_seconds = judge.engine_seconds - engine
+        engine_seconds = judge.engine.seconds - engine
         ps = _verdict_probabilities(result)
         later_seconds = None
         if second is not None:
@@ -247,6 +250,12 @@ def _time_items(
         ))
         probabilities.append(ps)
     return costs, probabilities
+
+
+def llamacpp_judge(judge: Judge) -> LlamaCppJudge:
+    if not isinstance(judge, LlamaCppJudge):
+        raise ConfigError(f"bench speed measures the llama.cpp judge; {judge.info.name} is not one")
+    return judge
 
 
 def _verdict_probabilities(result: Any) -> list[float]:
@@ -281,14 +290,12 @@ def run_speed(
     start = time.perf_counter()
     scorer = create_summarization_scorer(model, options=options)
     load = time.perf_counter() - start
-    judge = scorer.judge
-    if not hasattr(judge, "engine_seconds"):
-        raise ConfigError(f"bench speed measures the llama.cpp judge; {judge.info.name} is not one")
+    judge = llamacpp_judge(scorer.judge)
     chosen = first_item_per_source(data, items)
     later = later_items(data, chosen)
-    drafted, kept = judge.draft_counts
+    drafted, kept = judge.drafts.drafted, judge.drafts.kept
     costs, probabilities = _time_items(model, options, chosen, later)
-    drafted, kept = judge.draft_counts[0] - drafted, judge.draft_counts[1] - kept
+    drafted, kept = judge.drafts.drafted - drafted, judge.drafts.kept - kept
     measured = []
     for name, switch in (LEVERS.items() if levers else ()):
         setattr(judge, switch, False)
@@ -313,12 +320,12 @@ def run_speed(
         ))
     summary = chosen[0]["summary"]
     bound = claims_bound(summary)
-    constrained, unconstrained, native = judge.generation_costs(
-        "claims", claims_messages(summary), claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound)
+    constrained, unconstrained, native = generation_costs(
+        judge, "claims", claims_messages(summary), claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound)
     )
-    prompt_rate, generation_rate = judge.bare_rates(chosen[0]["source"])
+    prompt_rate, generation_rate = bare_rates(judge, chosen[0]["source"])
     return SpeedReport(
-        model=judge.info.name, threads=getattr(judge, "n_threads", 0), load_seconds=load,
+        model=judge.info.name, threads=judge.engine.n_threads, load_seconds=load,
         prompt_rate=prompt_rate, generation_rate=generation_rate, items=costs,
         constrained_seconds_per_token=constrained, unconstrained_seconds_per_token=unconstrained,
         native_grammar_seconds_per_token=native, build=judge.build, levers=measured,

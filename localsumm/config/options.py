@@ -9,16 +9,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigError
 
 # What alignment judges. "sentences": each sentence of the summary, as written. "extracted": the atomic
-# claims the judge lists from the summary (SPEC §2). With the 1.5B default judge, sentences agree better
-# with human consistency labels (SummEval per-document Spearman 0.627 against 0.436, SummEdits ROC-AUC
-# 0.696 against 0.694; benchmarks/RESULTS.md): a small judge's extraction can paraphrase away the very
-# word an error is in, or add what the summary does not say. They also skip a generation step.
+# claims the judge lists from the summary (SPEC §2). Sentences are the default: a small judge's extraction
+# can paraphrase away the very word an error is in (measured in benchmarks/RESULTS.md).
 CLAIM_UNITS = ("sentences", "extracted")
 # How a hosted endpoint is asked for JSON: OpenAI's json_schema, or json_object with a schema
 # (llama-cpp-python's server).
@@ -34,48 +32,62 @@ def _whole(name: str, value: Any, minimum: int, *, optional: bool = False) -> No
         raise ConfigError(f"{name} must be at least {minimum}, got {value}")
 
 
+def _setting(default: Any, help: str, *, recorded: bool = False) -> Any:
+    """A field of :class:`Options`: its help is the API's and the command line's (``--NAME``, derived from the
+    field's name), and a ``recorded`` one is kept, under the same name, in every result's provenance."""
+    return field(default=default, metadata={"help": help, "recorded": recorded})
+
+
 @dataclass(frozen=True)
 class Options:
-    """Every setting of a scorer. ``Options(max_questions=5)``; ``options.replace(claims="extracted")``."""
+    """Every setting of a scorer. ``Options(max_questions=5)``; ``options.replace(claims="extracted")``.
+
+    One name per setting: the field, the command-line flag (``literal_check`` is ``--literal-check`` /
+    ``--no-literal-check``) and, for the settings a result depends on, the provenance key.
+    """
 
     # -- what a result depends on: recorded in its provenance ------------------------
-    max_questions: int = 10
-    """Cap on the coverage questions asked (the reference's default: 10)."""
-    scale: float = 1.0
-    """Multiplier of the final score."""
-    claims: str = "sentences"
-    """What alignment judges: the summary's "sentences" as written, or the claims the judge "extracted"."""
-    check_literals: bool = True
-    """Refuse support to a claim naming a number or a capitalised name found nowhere in the source."""
-    check_questions: bool = True
-    """Drop a generated question, or key fact, that the source itself does not answer "yes" before coverage
-    asks it."""
-    key_facts: bool = True
-    """Also ask the summary the source's key facts: the judge writes the source's highlights, splits them
-    into single facts, and coverage asks each ("Is it true that ...?") beside the questions (English).
-    On by default since it met issue 17's adoption criteria (benchmarks/RESULTS.md)."""
+    max_questions: int = _setting(
+        10, "Cap on generated coverage questions (a question file's are asked as they are).", recorded=True
+    )
+    scale: float = _setting(1.0, "Multiplier of the final score.", recorded=True)
+    claims: str = _setting(
+        "sentences", "What alignment judges: the summary's 'sentences' as written, or the claims the judge 'extracted'.",
+        recorded=True,
+    )
+    literal_check: bool = _setting(
+        True, "Refuse support to a claim naming a number or name found nowhere in the source, whatever the judge says.",
+        recorded=True,
+    )
+    question_check: bool = _setting(
+        True, "Drop a generated question, or key fact, that the source itself does not answer 'yes' before coverage "
+        "asks it.", recorded=True,
+    )
+    key_facts: bool = _setting(
+        True, "Also ask the source's key facts: the judge writes its highlights and coverage asks each single fact "
+        "(English).", recorded=True,
+    )
 
     # -- where coverage's questions come from: recorded per result in provenance.questions --
-    questions: str | os.PathLike[str] | None = None
-    """A question file (``localsumm questions``): a source it holds is asked exactly its questions and key
-    facts, with no question or key-facts step; another source gets generated ones (or is refused with
-    ``questions_only``)."""
-    questions_only: bool = False
-    """With ``questions``: refuse a source the question file does not hold instead of generating its questions."""
+    questions: str | os.PathLike[str] | None = _setting(
+        None, "A question file (localsumm questions): a source it holds is asked exactly its questions, none generated."
+    )
+    questions_only: bool = _setting(
+        False, "With a question file: refuse a source the file lacks instead of generating its questions."
+    )
 
     # -- how the judge runs ----------------------------------------------------------
-    n_ctx: int | None = None
-    """Judge context in tokens (None: the backend's default, 4,096 for a local GGUF)."""
-    n_threads: int | None = None
-    """CPU threads of a local judge (None: all cores)."""
-    seed: int | None = None
-    """Sampling seed (None: 0). Decoding is greedy; the seed is recorded and keys the cache."""
-    cache: bool | str | os.PathLike[str] = False
-    """Keep judge answers on disk (True: the default file; or a path to a SQLite file)."""
-    base_url: str | None = None
-    """For ``openai:NAME`` judges: the endpoint."""
-    response_format: str | None = None
-    """For ``openai:NAME`` judges: one of RESPONSE_FORMATS (None: json_schema)."""
+    n_ctx: int | None = _setting(None, "Judge context size in tokens [default: 4096 for a local judge].")
+    threads: int | None = _setting(None, "CPU threads for a local judge [default: all cores].")
+    seed: int | None = _setting(None, "Sampling seed [default: 0]; decoding is greedy, the seed keys the cache.")
+    cache: bool | str | os.PathLike[str] = _setting(
+        False, "Answer repeated judge calls from the on-disk cache (in the API: True for the default file, or a SQLite file's "
+        "path)."
+    )
+    base_url: str | None = _setting(None, "With --model openai:NAME: the endpoint, e.g. http://127.0.0.1:8000/v1.")
+    response_format: str | None = _setting(
+        None, "With --model openai:NAME: json_schema (OpenAI, the default), or json_object (llama-cpp-python's server)."
+    )
 
     def __post_init__(self) -> None:
         _whole("max_questions", self.max_questions, 1)
@@ -85,7 +97,7 @@ class Options:
             raise ConfigError(f"scale must be greater than 0, got {self.scale}")
         if self.claims not in CLAIM_UNITS:
             raise ConfigError(f"claims must be one of {', '.join(CLAIM_UNITS)}; got {self.claims!r}")
-        for name in ("check_literals", "check_questions", "key_facts", "questions_only"):
+        for name in ("literal_check", "question_check", "key_facts", "questions_only"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.questions_only and self.questions is None:
@@ -93,7 +105,7 @@ class Options:
         if self.questions is not None and not isinstance(self.questions, (str, os.PathLike)):
             raise ConfigError(f"questions must be the path of a question file, got {type(self.questions).__name__}")
         _whole("n_ctx", self.n_ctx, 1, optional=True)
-        _whole("n_threads", self.n_threads, 1, optional=True)
+        _whole("threads", self.threads, 1, optional=True)
         _whole("seed", self.seed, 0, optional=True)
         if self.response_format is not None and self.response_format not in RESPONSE_FORMATS:
             raise ConfigError(f"response format {self.response_format!r}: use one of {', '.join(RESPONSE_FORMATS)}")
@@ -106,11 +118,18 @@ class Options:
         return dataclasses.replace(self, **changes)
 
     def recorded(self) -> dict[str, Any]:
-        """The settings a result depends on, as its provenance records them."""
-        return {
-            "max_questions": self.max_questions, "scale": self.scale, "claims": self.claims,
-            "literal_check": self.check_literals, "question_check": self.check_questions, "key_facts": self.key_facts,
-        }
+        """The settings a result depends on, under their own names, as its provenance records them."""
+        return {name: getattr(self, name) for name in RECORDED}
+
+    @staticmethod
+    def help(name: str) -> str:
+        """The help text of the setting ``name``, shared by the API's docs and the command line."""
+        return str(OPTION_FIELDS[name].metadata["help"])
+
+
+OPTION_FIELDS: dict[str, dataclasses.Field[Any]] = {f.name: f for f in dataclasses.fields(Options)}
+RECORDED: tuple[str, ...] = tuple(name for name, f in OPTION_FIELDS.items() if f.metadata["recorded"])
+"""The settings a result depends on: a resumed results file must have the same."""
 
 
 def make_options(options: Options | None = None, **settings: Any) -> Options:

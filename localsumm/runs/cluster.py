@@ -164,7 +164,7 @@ def score_on_ray(
                 f"{workers * settings.threads}: lower --workers or --threads"
             )
         actor = ray.remote(num_cpus=settings.threads, max_restarts=settings.max_restarts, max_task_retries=-1)(_Worker)
-        local = [ScorerSpec(s.model, s.options.replace(n_threads=settings.threads), s.source, s.source_extractor, s.id) for s in specs]
+        local = [ScorerSpec(s.model, s.options.replace(threads=settings.threads), s.source, s.source_extractor, s.id) for s in specs]
         actors = [actor.options(scheduling_strategy="SPREAD").remote(local) for _ in range(workers)]
         infos = ray.get([a.describe.remote() for a in actors])
         _check_workers(infos)

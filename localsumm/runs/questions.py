@@ -21,7 +21,7 @@ from ..errors import InputError, JudgeError
 from ..protocol import Judge
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.plan import evaluation_language
-from ..summarization.preprocess import check_key_facts, reference_facts
+from ..summarization.preprocess import keep_answerable_facts, reference_facts
 from ..summarization.question_file import QuestionFile, QuestionSet, source_sha256
 from ..summarization.scorer import SummarizationScorer, create_summarization_scorer
 from ..summarization.steplog import StepLog
@@ -98,7 +98,7 @@ def reference_set(
     dropped = []
     provenance: dict[str, Any] = {"origin": "reference", "field": field, "localsumm_version": __version__}
     if judge is not None:
-        facts, dropped = check_key_facts(judge, source.text, len(facts), facts, log or StepLog())
+        facts, dropped = keep_answerable_facts(judge, source.text, len(facts), facts, log or StepLog())
         info = judge.info
         provenance.update(question_check=True, judge=info.name, model_sha256=info.sha256, engine=info.engine,
                           threshold=info.thresholds.coverage)
@@ -135,7 +135,7 @@ def write_questions(
     if out.exists() and out.stat().st_size > 0 and not resume:
         raise InputError(f"{out} already holds question sets; pass --resume to continue it, or choose another --out")
     check = (from_reference is None) if check is None else check
-    options = options.replace(check_questions=check)
+    options = options.replace(question_check=check)
     if source is not None:
         if from_reference is not None:
             raise InputError("--from-reference reads a field of each record: give a data file, not --source")

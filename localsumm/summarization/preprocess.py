@@ -105,9 +105,9 @@ def preprocess(
     else:
         facts = plan.questions_per_window if plan.key_facts else None
         probabilities, questions, dropped, key_facts = judge_source(
-            judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.check_questions, facts
+            judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.question_check, facts
         )
-    alignment = alignment_verdicts(judge, probabilities, plan.windows, source, options.check_literals)
+    alignment = alignment_verdicts(judge, probabilities, plan.windows, source, options.literal_check)
     return Preprocessed(alignment, questions, dropped, key_facts)
 
 
@@ -116,7 +116,7 @@ def source_question_set(judge: Judge, plan: Plan, options: Options, log: StepLog
     question file keeps (no claims, so no alignment)."""
     facts = plan.questions_per_window if plan.key_facts else None
     _, questions, dropped, key_facts = judge_source(
-        judge, plan.windows, [], log, plan.questions_per_window, memo, plan.language, options.check_questions, facts
+        judge, plan.windows, [], log, plan.questions_per_window, memo, plan.language, options.question_check, facts
     )
     return Preprocessed([], questions, dropped, key_facts)
 
@@ -170,7 +170,7 @@ def source_questions(
         if known is not None:
             log.shared.update({"questions", "answerable"})
             return known
-    found = check_questions(judge, source, generate_questions(judge, source, n, log, memo, language), log)
+    found = keep_answerable_questions(judge, source, generate_questions(judge, source, n, log, memo, language), log)
     if memo is not None:
         memo.put(source, n, found, language, kind="checked")
     return found
@@ -221,7 +221,7 @@ def source_key_facts(judge: Judge, source: str, n: int, log: StepLog, memo: Ques
     return KeyFacts(highlights=highlights, facts=facts)
 
 
-def check_questions(judge: Judge, source: str, questions: list[str], log: StepLog) -> CheckedQuestions:
+def keep_answerable_questions(judge: Judge, source: str, questions: list[str], log: StepLog) -> CheckedQuestions:
     """The questions ``source`` answers "yes", in order, and the others with the verdict that dropped them.
 
     A small judge writes questions its source does not answer (the bundled example asked whether David
@@ -236,7 +236,7 @@ def check_questions(judge: Judge, source: str, questions: list[str], log: StepLo
     return kept, dropped
 
 
-def check_key_facts(
+def keep_answerable_facts(
     judge: Judge, source: str, n: int, facts: list[str], log: StepLog, memo: QuestionSets | None = None
 ) -> CheckedQuestions:
     """The key facts ``source`` answers "yes" when asked as coverage asks them, and the others dropped, as
@@ -272,21 +272,14 @@ def answered_by_source(judge: Judge, source: str, questions: list[str], log: Ste
     return kept, dropped
 
 
-def judge_claim(judge: Judge, source: str, claim: str, log: StepLog) -> float:
-    """The judge's probability that ``source`` supports ``claim``."""
-    p, call = judge.yes_probability("alignment", prompts.claim_verdict_messages(source, claim))
-    log.add(call)
-    return p
-
-
 def judge_source(
     judge: Judge, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None,
-    memo: QuestionSets | None = None, language: str = "en", check_questions: bool = False,
+    memo: QuestionSets | None = None, language: str = "en", question_check: bool = False,
     fact_counts: list[int] | None = None,
 ) -> tuple[dict[str, list[float]], list[str], list[DroppedQuestion], KeyFacts]:
     """Claim probabilities per window and (when ``counts`` gives how many per window) questions, and (when
     ``fact_counts`` does) key facts, window by window, so each window's source steps share its prefix in
-    the KV cache. A claim supported by one window is not asked of the next. With ``check_questions``, a
+    the KV cache. A claim supported by one window is not asked of the next. With ``question_check``, a
     window's questions and key facts that it does not answer "yes" itself are dropped (and returned apart)."""
     questions: list[str] = []
     dropped: list[DroppedQuestion] = []
@@ -296,14 +289,14 @@ def judge_source(
     probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
     for i, window in enumerate(windows):
         if counts and counts[i]:
-            kept, lost = source_questions(judge, window.text, counts[i], log, memo, language, check_questions)
+            kept, lost = source_questions(judge, window.text, counts[i], log, memo, language, question_check)
             questions += kept
             dropped += lost
         if fact_counts and fact_counts[i]:
             found = source_key_facts(judge, window.text, fact_counts[i], log, memo)
             highlights += found.highlights
-            if check_questions and found.facts:
-                kept_facts, lost = check_key_facts(judge, window.text, fact_counts[i], found.facts, log, memo)
+            if question_check and found.facts:
+                kept_facts, lost = keep_answerable_facts(judge, window.text, fact_counts[i], found.facts, log, memo)
                 facts += kept_facts
                 dropped += lost
             else:
@@ -319,9 +312,9 @@ def judge_source(
 
 
 def alignment_verdicts(
-    judge: Judge, probabilities: dict[str, list[float]], windows: list[Window], source: str, check_literals: bool
+    judge: Judge, probabilities: dict[str, list[float]], windows: list[Window], source: str, literal_check: bool
 ) -> list[AlignmentVerdict]:
-    """A claim is supported if a window supports it and (with ``check_literals``) it names no number or
+    """A claim is supported if a window supports it and (with ``literal_check``) it names no number or
     name the whole source lacks; the verdict names that window (or the closest)."""
     threshold = judge.info.thresholds.alignment
     verdicts = []
@@ -329,7 +322,7 @@ def alignment_verdicts(
         best = max(range(len(ps)), key=ps.__getitem__)
         p, window = ps[best], windows[best]
         scope = "" if len(windows) == 1 else f" in source window {best + 1} of {len(windows)}"
-        unmatched = unmatched_literals(claim, source) if check_literals else []
+        unmatched = unmatched_literals(claim, source) if literal_check else []
         verdicts.append(
             AlignmentVerdict(
                 claim=claim,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..protocol import Message, Messages, content_text
+from ..protocol import Message, Messages
 from ..text import language_name
 
 STEP_VERSIONS: dict[str, str] = {
@@ -214,11 +214,8 @@ def coverage_messages(summary: str, question: str) -> Messages:
     return _summary_context(summary, COVERAGE_TASK, " " + question)
 
 
-# Kept for code written against the flat layout (``localsumm.prompts.text``).
-text = content_text
-
 __all__ = [
-    "STEP_VERSIONS", "PROMPT_VERSION", "Message", "Messages", "step_version", "fence", "text",
+    "STEP_VERSIONS", "PROMPT_VERSION", "Message", "Messages", "step_version", "fence",
     "questions_messages", "passage_questions_messages", "claim_verdict_messages", "answerable_messages", "claims_messages",
     "coverage_messages", "ANSWERABLE_TASK", "highlights_messages", "key_facts_messages", "fact_question",
     "HIGHLIGHTS_TASK", "KEY_FACTS_TASK",

@@ -56,12 +56,12 @@ class PreprocessStepResult(_Model):
     """The questions coverage asks (the first ``max_questions``), after the dropped ones are taken out."""
     dropped_questions: list[DroppedQuestion] = []
     """Generated questions, and key facts as coverage would ask them ("Is it true that ...?"), that the
-    source itself does not answer "yes" (with ``check_questions``): never asked of the summary."""
+    source itself does not answer "yes" (with ``question_check``): never asked of the summary."""
     highlights: list[str] = []
     """With ``key_facts``: the short summary the judge wrote of the source (its sentences)."""
     key_facts: list[str] = []
     """With ``key_facts``: the single facts of the highlights that the source answers "yes" (with
-    ``check_questions``; the others are in ``dropped_questions``). Coverage asks each ("Is it true that ...?")
+    ``question_check``; the others are in ``dropped_questions``). Coverage asks each ("Is it true that ...?")
     after the questions, so the coverage verdicts hold the questions' verdicts, then the facts'."""
     key_facts_failed: list[str] = []
     """With ``key_facts``: why the judge's highlights of the source (or of a window) failed, e.g. ran to

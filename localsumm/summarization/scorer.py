@@ -30,10 +30,7 @@ from . import prompts
 from .analyze import analyze
 from .inputs import SourceExtractor, resolve_source, resolve_summary
 from .plan import Plan, plan_evaluation, source_windows
-from .preprocess import (
-    Preprocessed, QuestionSets, alignment_verdicts, extract_claims, generate_questions, judge_claim, judge_source, preprocess,
-    source_question_set,
-)
+from .preprocess import Preprocessed, QuestionSets, alignment_verdicts, judge_source, preprocess, source_question_set
 from .question_file import Found, QuestionFile, QuestionSet, check_language, given_set, source_sha256
 from .reason import explain
 from .result import (
@@ -68,12 +65,6 @@ class SummarizationScorer:
         self.question_sets = QuestionSets()
         self.model: str | os.PathLike[str] | None | Judge = judge
         """What the judge was opened from (set by ``create_summarization_scorer``), so ``spec`` can rebuild it."""
-
-    # The settings as attributes, as the flat layout had them.
-    max_questions = property(lambda self: self.options.max_questions)
-    scale = property(lambda self: self.options.scale)
-    claims = property(lambda self: self.options.claims)
-    check_literals = property(lambda self: self.options.check_literals)
 
     def run(
         self,
@@ -161,7 +152,7 @@ class SummarizationScorer:
         log = StepLog(on_call)
         windows = source_windows(source, self.judge, self.options.max_questions)
         probabilities, _, _, _ = judge_source(self.judge, windows, claims, log, None)
-        alignment = alignment_verdicts(self.judge, probabilities, windows, source, self.options.check_literals)
+        alignment = alignment_verdicts(self.judge, probabilities, windows, source, self.options.literal_check)
         return alignment, analyze(self.judge, summary, questions, log)
 
     def spec(self) -> ScorerSpec:
@@ -177,20 +168,6 @@ class SummarizationScorer:
         if options.questions is not None:
             options = options.replace(questions=os.path.abspath(os.fspath(options.questions)))
         return ScorerSpec(model, options, self.source, self.source_extractor)
-
-    # Single steps, for experiments that measure one of them (benchmarks/experiments/).
-
-    def extract_claims(self, summary: str, log: StepLog, language: str = "en") -> list[str]:
-        return extract_claims(self.judge, summary, log, language)
-
-    def generate_questions(self, source: str, n: int, log: StepLog, language: str = "en") -> list[str]:
-        return generate_questions(self.judge, source, n, log, self.question_sets, language)
-
-    def judge_claim(self, source: str, claim: str, log: StepLog) -> float:
-        return judge_claim(self.judge, source, claim, log)
-
-    def judge_questions(self, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
-        return analyze(self.judge, summary, questions, log)
 
     def _result(
         self, scores: Scores, reason: str, pre: Preprocessed, coverage: list[CoverageVerdict], log: StepLog,

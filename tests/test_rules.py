@@ -4,7 +4,7 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.errors import ConfigError
-from localsumm.backends.scripted import ScriptedJudge
+from .scripted import ScriptedJudge
 from localsumm.config import Options
 from localsumm.summarization.rules import compute_scores, questions_to_ask, round_half_up
 

@@ -11,7 +11,7 @@ import pytest
 
 from localsumm.runs.evaluate import evaluate_file
 from localsumm.reports.html import write_report
-from localsumm.backends.scripted import ScriptedJudge
+from .scripted import ScriptedJudge
 
 from .conftest import SOURCE, SUMMARY, run_cli
 

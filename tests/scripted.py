@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..protocol import JudgeCall, JudgeInfo, Messages, T, Thresholds, content_text
+from localsumm.protocol import JudgeCall, JudgeInfo, Messages, T, Thresholds, content_text
 
 
 def _render(messages: Messages) -> str:

@@ -80,7 +80,7 @@ def test_two_workers_give_the_results_file_of_one_process(data, one_process, tmp
 
 
 def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process):
-    scorer = create_summarization_scorer(SMALL, n_threads=1)
+    scorer = create_summarization_scorer(SMALL, threads=1)
     seen: list[tuple[str, str]] = []
     killed: list[int] = []
 

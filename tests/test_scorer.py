@@ -9,7 +9,7 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.errors import ContextOverflowError
-from localsumm.backends.scripted import ScriptedJudge
+from .scripted import ScriptedJudge
 
 SOURCE = "The company was founded in 1995 by John Smith. It grew to 500 employees by 2020. It is based in Seattle."
 SUMMARY = "Founded in 1995 by John Smith, the company is based in Portland."
@@ -253,7 +253,7 @@ def test_a_claim_naming_a_number_or_name_absent_from_the_source_is_not_supported
     assert '"It was sold in 2021."' in checked.reason
 
     trusted = create_summarization_scorer(
-        ScriptedJudge(claims=claims, **kwargs), claims="extracted", check_literals=False
+        ScriptedJudge(claims=claims, **kwargs), claims="extracted", literal_check=False
     ).run(input=SOURCE, output=SUMMARY)
     assert all(v.supported and not v.unmatched for v in trusted.preprocess_step_result.alignment)
     assert trusted.alignment_score == 1.0 and not trusted.provenance.literal_check
@@ -302,7 +302,7 @@ def test_without_the_check_every_question_is_asked():
         claims=["A claim here."], questions=["Is it so?", "Is it not?"], claim_probabilities=[1.0],
         answerable_probabilities=[0.0, 0.0], question_probabilities=[1.0, 1.0],
     )
-    s.options = s.options.replace(check_questions=False)
+    s.options = s.options.replace(question_check=False)
     r = s.run(input=SOURCE, output=SUMMARY)
     assert r.preprocess_step_result.questions == ["Is it so?", "Is it not?"] and not r.preprocess_step_result.dropped_questions
     assert not [c for c in judge.calls if c.step == "answerable"] and r.provenance.question_check is False
@@ -394,7 +394,7 @@ def test_key_facts_the_source_does_not_answer_are_dropped_as_questions_are():
     assert len([c for c in judge.calls if c.step == "answerable"]) == 4
 
     unchecked = ScriptedJudge(**KEY_FACT_JUDGE, answerable_probabilities=[0.9, 0.9, 0.9, 0.2])
-    r = create_summarization_scorer(unchecked, key_facts=True, check_questions=False).run(input=SOURCE, output=SUMMARY)
+    r = create_summarization_scorer(unchecked, key_facts=True, question_check=False).run(input=SOURCE, output=SUMMARY)
     assert r.preprocess_step_result.key_facts == KEY_FACT_JUDGE["key_facts"] and not r.preprocess_step_result.dropped_questions
 
 
