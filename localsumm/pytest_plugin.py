@@ -13,8 +13,9 @@ to PATH (a results JSONL, as ``localsumm eval`` writes) and PATH with ``.html``
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -25,11 +26,19 @@ if TYPE_CHECKING:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("localsumm")
-    group.addoption("--localsumm-report", metavar="PATH", default=None,
-                    help="Write every assert_summary of the session to PATH (results JSONL) and PATH.html.")
-    parser.addini("localsumm_model", "Judge of the summarization_scorer fixture (default: the default judge).", default="")
+    group.addoption(
+        "--localsumm-report",
+        metavar="PATH",
+        default=None,
+        help="Write every assert_summary of the session to PATH (results JSONL) and PATH.html.",
+    )
+    parser.addini(
+        "localsumm_model", "Judge of the summarization_scorer fixture (default: the default judge).", default=""
+    )
     parser.addini("localsumm_questions", "Question file the fixture's scorer asks (localsumm questions).", default="")
-    parser.addini("localsumm_options", "Scorer options as key=value words, e.g. max_questions=5 key_facts=false.", default="")
+    parser.addini(
+        "localsumm_options", "Scorer options as key=value words, e.g. max_questions=5 key_facts=false.", default=""
+    )
 
 
 def parse_options(text: str) -> dict[str, Any]:

@@ -13,7 +13,8 @@ default judge once per process (or takes ``scorer=``).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .summarization.question_file import QuestionSet
 from .summarization.result import SummarizationResult
@@ -103,7 +104,11 @@ def assert_summary(
     scorer = scorer or default_scorer()
     result = scorer.run(input=source, output=summary, questions=questions)
     for observe in _observers:
-        observe(source if isinstance(source, str) else str(source), summary if isinstance(summary, str) else str(summary), result)
+        observe(
+            source if isinstance(source, str) else str(source),
+            summary if isinstance(summary, str) else str(summary),
+            result,
+        )
     failed = [
         f"{name} {value:.2f} < {bound:g}"
         for name, value, bound in (
@@ -118,4 +123,12 @@ def assert_summary(
     return result
 
 
-__all__ = ["SummaryAssertionError", "assert_summary", "default_scorer", "explanation", "failure_message", "shared_scorer", "use_scorer"]
+__all__ = [
+    "SummaryAssertionError",
+    "assert_summary",
+    "default_scorer",
+    "explanation",
+    "failure_message",
+    "shared_scorer",
+    "use_scorer",
+]

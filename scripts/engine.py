@@ -33,7 +33,15 @@ from pathlib import Path
 
 VERSION = "0.3.36"
 CACHE = Path(os.environ.get("LOCALSUMM_WHEELS", Path.home() / ".cache" / "localsumm" / "wheels"))
-PORTABLE = ["GGML_NATIVE=OFF", "GGML_SSE42=ON", "GGML_AVX=ON", "GGML_AVX2=ON", "GGML_FMA=ON", "GGML_F16C=ON", "GGML_BMI2=ON"]
+PORTABLE = [
+    "GGML_NATIVE=OFF",
+    "GGML_SSE42=ON",
+    "GGML_AVX=ON",
+    "GGML_AVX2=ON",
+    "GGML_FMA=ON",
+    "GGML_F16C=ON",
+    "GGML_BMI2=ON",
+]
 # cpuinfo flags each optional CMake option needs (GGML_AVX512 compiles for F, CD, BW, DQ and VL).
 OPTIONAL = {
     "GGML_AVX512": ("avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"),
@@ -99,9 +107,22 @@ def wheel_of(build: Build, python: str) -> Path:
     print(f"engine: compiling llama-cpp-python {VERSION} for {build.name} (once per machine and flag set)", flush=True)
     env = {**os.environ, "CMAKE_ARGS": build.cmake_args}
     subprocess.run(
-        [python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python",
-         f"llama-cpp-python=={VERSION}", "-w", str(build.wheels)],
-        env=env, check=True,
+        [
+            python,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-cache-dir",
+            "--no-binary",
+            "llama-cpp-python",
+            f"llama-cpp-python=={VERSION}",
+            "-w",
+            str(build.wheels),
+        ],
+        env=env,
+        check=True,
     )
     return sorted(build.wheels.glob(f"llama_cpp_python-{VERSION}-*.whl"))[-1]
 
@@ -127,8 +148,12 @@ def run_with(wheel: Path, python: str, argv: list[str], timeout: float) -> tuple
     """Run ``argv`` in a child process whose ``import llama_cpp`` finds ``wheel``, installed in a temporary
     folder ahead of the venv's own; returns what it did and that folder's name (gone by then)."""
     with tempfile.TemporaryDirectory(prefix="localsumm-probe-") as target:
-        subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--target", target, str(wheel)], check=True)
-        done = subprocess.run(argv, env={**os.environ, "PYTHONPATH": target}, capture_output=True, text=True, timeout=timeout)
+        subprocess.run(
+            [python, "-m", "pip", "install", "--quiet", "--no-deps", "--target", target, str(wheel)], check=True
+        )
+        done = subprocess.run(
+            argv, env={**os.environ, "PYTHONPATH": target}, capture_output=True, text=True, timeout=timeout
+        )
     return done, target
 
 
@@ -167,8 +192,12 @@ def installed_build(venv: Path) -> str | None:
 
 
 def install(build: Build, wheel: Path, python: str, venv: Path, note: str) -> None:
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", str(wheel)], check=True)
-    (venv / "localsumm-engine.json").write_text(json.dumps({"build": build.name, "options": build.options, "probe": note}, indent=1) + "\n")
+    subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", str(wheel)], check=True
+    )
+    (venv / "localsumm-engine.json").write_text(
+        json.dumps({"build": build.name, "options": build.options, "probe": note}, indent=1) + "\n"
+    )
 
 
 def choose(python: str, venv: Path, models: list[Path], flags: set[str], force_portable: bool = False) -> Build:
@@ -197,7 +226,12 @@ def choose(python: str, venv: Path, models: list[Path], flags: set[str], force_p
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", type=Path, default=None, help="folder of GGUF files to probe with (default: localsumm's models folder)")
+    parser.add_argument(
+        "--models",
+        type=Path,
+        default=None,
+        help="folder of GGUF files to probe with (default: localsumm's models folder)",
+    )
     parser.add_argument("--flags", default=None, help="cpuinfo flags to use instead of this CPU's, space-separated")
     parser.add_argument("--portable", action="store_true", help="install the portable build")
     args = parser.parse_args(argv)

@@ -68,21 +68,41 @@ def no_network(tmp_path) -> dict:
     return {"env": {"HF_HUB_OFFLINE": "1", "PYTHONPATH": str(tmp_path)}}
 
 
-def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = None, cwd: Path = ROOT, prefix: tuple[str, ...] = ()):
+def run_cli(
+    *args: str,
+    input: str | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path = ROOT,
+    prefix: tuple[str, ...] = (),
+):
     """Run ``localsumm`` as a user would: a separate process."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
         [*prefix, sys.executable, "-m", "localsumm.cli", *args],
-        input=input, capture_output=True, text=True, env=full_env, cwd=cwd, timeout=900,
+        input=input,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        cwd=cwd,
+        timeout=900,
     )
 
 
 def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 600) -> subprocess.CompletedProcess:
     """Start ``localsumm`` with ``args`` as a user would, press Ctrl-C once ``out`` holds a line, and wait."""
+
     # A background job (as CI may run us) inherits SIGINT ignored; a terminal's Ctrl-C is not ignored.
-    restore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
-    proc = subprocess.Popen([sys.executable, "-m", "localsumm.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=restore_ctrl_c)
+    def restore_ctrl_c():
+        return signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "localsumm.cli", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=restore_ctrl_c,
+    )
     deadline = time.time() + timeout
     while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
         time.sleep(0.2)
@@ -93,7 +113,14 @@ def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 6
 
 # Lanes (`make test-fast` runs what none of these marks): a test is marked by what it starts.
 _ENGINE_FIXTURES = {"small_judge", "default_judge", "cli"}
-_ENGINE_WORDS = ("run_cli(", "SMALL", "create_summarization_scorer(", "open_judge(", "subprocess.", "interrupt_after_first_line(")
+_ENGINE_WORDS = (
+    "run_cli(",
+    "SMALL",
+    "create_summarization_scorer(",
+    "open_judge(",
+    "subprocess.",
+    "interrupt_after_first_line(",
+)
 _MODULE_MARKS = {"test_cluster": "ray", "test_openai": "server", "test_html_report": "browser"}
 
 

@@ -6,7 +6,7 @@ It is never the only test of a feature: the llama.cpp path is tested for real.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from localsumm.protocol import JudgeCall, JudgeInfo, Messages, T, Thresholds, content_text
 
@@ -74,5 +74,3 @@ class ScriptedJudge:
         # source answers its own questions: a test scripts the questions it means to see dropped.
         p = queue.pop(0) if queue else 1.0 if step == "answerable" else 0.0
         return p, self._record(step, messages, f"{p:.4f}")
-
-

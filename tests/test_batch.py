@@ -10,20 +10,22 @@ import pytest
 import localsumm
 from localsumm import create_summarization_scorer
 from localsumm.config import Options
+from localsumm.errors import InputError
 from localsumm.runs.batch import run_evals
+from localsumm.runs.evaluate import evaluate_file
 from localsumm.runs.records import read_records
 from localsumm.runs.results import done_ids
-from localsumm.errors import InputError
-from localsumm.runs.evaluate import evaluate_file
-from .scripted import ScriptedJudge
 
 from .conftest import SOURCE, SUMMARY, interrupt_after_first_line, run_cli
+from .scripted import ScriptedJudge
 
 
 def scripted(n_items: int, claim_p: float = 0.9, question_p: float = 0.9) -> ScriptedJudge:
     return ScriptedJudge(
-        claims=["One claim here."], questions=["Is it one?", "Is it two?"],
-        claim_probabilities=[claim_p] * n_items, question_probabilities=[question_p] * 2 * n_items,
+        claims=["One claim here."],
+        questions=["Is it one?", "Is it two?"],
+        claim_probabilities=[claim_p] * n_items,
+        question_probabilities=[question_p] * 2 * n_items,
     )
 
 
@@ -55,8 +57,10 @@ def test_malformed_records_are_reported_with_file_and_line(tmp_path):
         json.dumps({"id": "ok", "source": SOURCE, "summary": SUMMARY}) + "\n"
         "not json\n"
         "[1, 2]\n"
-        + json.dumps({"id": "nosummary", "source": SOURCE}) + "\n"
-        + json.dumps({"source": SOURCE, "summary": SUMMARY}) + "\n"
+        + json.dumps({"id": "nosummary", "source": SOURCE})
+        + "\n"
+        + json.dumps({"source": SOURCE, "summary": SUMMARY})
+        + "\n"
     )
     records = list(read_records(data))
     assert records[0].error is None
@@ -73,11 +77,11 @@ def test_eval_file_writes_every_record_once_and_resumes(tmp_path):
     data.write_text("".join(json.dumps(r) + "\n" for r in rows) + "oops\n")
     out = tmp_path / "out.jsonl"
     summary = evaluate_file(data, out, model=scripted(10))
-    lines = [json.loads(l) for l in out.read_text().splitlines()]
-    assert sorted(l["id"] for l in lines) == sorted(["i0", "i1", "i1", "i2", "i3", "line-6"])
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(line["id"] for line in lines) == sorted(["i0", "i1", "i1", "i2", "i3", "line-6"])
     assert summary.scored == 4 and summary.failed == 2
-    assert {l["system"] for l in lines if l.get("system")} == {"s0", "s1", "s2", "s3"}  # carried through
-    dup = [l for l in lines if l["id"] == "i1" and l["localsumm"]["status"] == "failed"]
+    assert {line["system"] for line in lines if line.get("system")} == {"s0", "s1", "s2", "s3"}  # carried through
+    dup = [line for line in lines if line["id"] == "i1" and line["localsumm"]["status"] == "failed"]
     assert "repeats id i1 (first on line 2)" in dup[0]["localsumm"]["error"]
 
     # A crash mid-write leaves a partial line: resume drops it and scores that item again.
@@ -86,8 +90,8 @@ def test_eval_file_writes_every_record_once_and_resumes(tmp_path):
     out.write_text("".join(kept[:-1]) + kept[-1][:25])
     assert last["id"] not in done_ids(out)
     evaluate_file(data, out, resume=True, model=scripted(10))
-    again = [json.loads(l) for l in out.read_text().splitlines()]
-    assert sorted(l["id"] for l in again) == sorted(l["id"] for l in lines)
+    again = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(line["id"] for line in again) == sorted(line["id"] for line in lines)
 
 
 def half_scored(tmp_path):
@@ -168,11 +172,22 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
     first = out.read_text().splitlines()
     assert proc.returncode == 130, proc.stderr
     assert 1 <= len(first) < 5
-    done = run_cli("eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--resume", "--no-cache", "--fail-under", "1.01")
+    done = run_cli(
+        "eval",
+        str(data),
+        "--out",
+        str(out),
+        "--model",
+        "smollm2-135m",
+        "--resume",
+        "--no-cache",
+        "--fail-under",
+        "1.01",
+    )
     assert done.returncode == 1 and "below --fail-under" in done.stderr  # the CI gate
-    lines = [json.loads(l) for l in out.read_text().splitlines()]
-    assert sorted(l["id"] for l in lines) == ["r0", "r1", "r2", "r3", "r4"]
-    assert all(l["localsumm"]["status"] == "scored" for l in lines)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(line["id"] for line in lines) == ["r0", "r1", "r2", "r3", "r4"]
+    assert all(line["localsumm"]["status"] == "scored" for line in lines)
     assert "mean" in done.stderr and "failed: 0" in done.stderr
 
 

@@ -17,15 +17,17 @@ def synthetic(n_docs: int = 8) -> list[LabelledItem]:
     for d in range(n_docs):
         for k in range(4):
             consistent = k % 2 == 0
-            items.append(LabelledItem(
-                doc=f"doc{d}",
-                # Consistent items' weakest claim sits at 0.6-0.7, inconsistent ones' at 0.2-0.3.
-                claim_probabilities=[0.95, (0.6 if consistent else 0.2) + 0.01 * d],
-                # k of 4 questions sit above 0.3; the label follows k.
-                question_probabilities=[0.35] * k + [0.1] * (4 - k),
-                label_alignment=1.0 if consistent else 0.0,
-                label_coverage=k / 4,
-            ))
+            items.append(
+                LabelledItem(
+                    doc=f"doc{d}",
+                    # Consistent items' weakest claim sits at 0.6-0.7, inconsistent ones' at 0.2-0.3.
+                    claim_probabilities=[0.95, (0.6 if consistent else 0.2) + 0.01 * d],
+                    # k of 4 questions sit above 0.3; the label follows k.
+                    question_probabilities=[0.35] * k + [0.1] * (4 - k),
+                    label_alignment=1.0 if consistent else 0.0,
+                    label_coverage=k / 4,
+                )
+            )
     return items
 
 
@@ -43,7 +45,9 @@ def test_thresholds_fitted_on_half_improve_the_other_half():
     assert c.fit_documents == c.held_out_documents == 4 and c.held_out_items == 16
     assert c.held_out["alignment balanced accuracy"] == {"current": 0.5, "fitted": 1.0}
     assert c.held_out["coverage Pearson"]["fitted"] == pytest.approx(1.0)
-    assert c.held_out["coverage Pearson"]["current"] != c.held_out["coverage Pearson"]["current"]  # nan: constant coverage
+    assert (
+        c.held_out["coverage Pearson"]["current"] != c.held_out["coverage Pearson"]["current"]
+    )  # nan: constant coverage
 
 
 def test_without_labels_the_thresholds_stay():
@@ -85,6 +89,7 @@ def test_no_threshold_leaves_almost_every_verdict_on_one_side():
     ps = [i / 100 for i in range(100)]
     candidates = _candidates(ps)
     assert candidates and all(
-        sum(p < t for p in ps) >= MIN_SIDE * len(ps) and sum(p >= t for p in ps) >= MIN_SIDE * len(ps) for t in candidates
+        sum(p < t for p in ps) >= MIN_SIDE * len(ps) and sum(p >= t for p in ps) >= MIN_SIDE * len(ps)
+        for t in candidates
     )
     assert min(candidates) < 0.1 and max(candidates) > 0.9

@@ -34,7 +34,14 @@ def test_score_json_and_trace(tmp_path):
     assert len(lines) == sum(s["calls"] for s in result["provenance"]["steps"])
     for line in lines:
         assert {"step", "prompt", "output", "prompt_tokens", "completion_tokens", "seconds"} <= line.keys()
-    assert {line["step"] for line in lines} == {"questions", "answerable", "highlights", "key_facts", "alignment", "coverage"}  # sentences: nothing extracted
+    assert {line["step"] for line in lines} == {
+        "questions",
+        "answerable",
+        "highlights",
+        "key_facts",
+        "alignment",
+        "coverage",
+    }  # sentences: nothing extracted
     # The audit trail shows coverage never saw the source.
     assert all("Burlington" not in line["prompt"] for line in lines if line["step"] == "coverage")
 
@@ -51,17 +58,39 @@ def test_score_literal_check_on_and_off(tmp_path):
 
 
 def test_score_key_facts_flag():
-    with_facts, without = (json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout) for flag in ([], ["--no-key-facts"]))
+    with_facts, without = (
+        json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout) for flag in ([], ["--no-key-facts"])
+    )
     facts = with_facts["preprocess_step_result"]["key_facts"]
     # asked, or dropped by the question check (the 135M judge's facts copy the prompt's example)
-    dropped = [d for d in with_facts["preprocess_step_result"]["dropped_questions"] if d["question"].startswith("Is it true that ")]
-    assert facts + dropped and with_facts["provenance"]["key_facts"] and {"highlights", "key_facts"} <= {s["step"] for s in with_facts["provenance"]["steps"]}
-    assert len(with_facts["analyze_step_result"]["coverage"]) == len(with_facts["preprocess_step_result"]["questions"]) + len(facts)
+    dropped = [
+        d
+        for d in with_facts["preprocess_step_result"]["dropped_questions"]
+        if d["question"].startswith("Is it true that ")
+    ]
+    assert (
+        facts + dropped
+        and with_facts["provenance"]["key_facts"]
+        and {"highlights", "key_facts"} <= {s["step"] for s in with_facts["provenance"]["steps"]}
+    )
+    assert len(with_facts["analyze_step_result"]["coverage"]) == len(
+        with_facts["preprocess_step_result"]["questions"]
+    ) + len(facts)
     assert not without["preprocess_step_result"]["key_facts"] and not without["provenance"]["key_facts"]
 
 
 def test_score_camel_case_and_stdin():
-    done = run_cli("score", "--source", "-", "--summary", str(ROOT / "examples" / "summary.txt"), *SMALL, "--json", "--camel", input=SOURCE)
+    done = run_cli(
+        "score",
+        "--source",
+        "-",
+        "--summary",
+        str(ROOT / "examples" / "summary.txt"),
+        *SMALL,
+        "--json",
+        "--camel",
+        input=SOURCE,
+    )
     assert done.returncode == 0, done.stderr
     assert "preprocessStepResult" in json.loads(done.stdout)
 
@@ -77,7 +106,9 @@ def test_human_output_shows_score_dimensions_reason_and_tables():
 def test_empty_summary_scores_zero_with_a_reason(tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("  \n")
-    done = run_cli("score", "--source", str(ROOT / "examples" / "source.txt"), "--summary", str(empty), *SMALL, "--json")
+    done = run_cli(
+        "score", "--source", str(ROOT / "examples" / "source.txt"), "--summary", str(empty), *SMALL, "--json"
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["score"] == 0 and "summary is empty" in result["reason"]
@@ -143,7 +174,11 @@ def test_registry_file_with_wrong_sha256_is_refused(tmp_path):
 
 @pytest.mark.parametrize(
     "args, needle",
-    [(["--max-questions", "0"], "max_questions"), (["--scale", "0"], "scale"), (["--claims", "words"], "sentences, extracted")],
+    [
+        (["--max-questions", "0"], "max_questions"),
+        (["--scale", "0"], "scale"),
+        (["--claims", "words"], "sentences, extracted"),
+    ],
 )
 def test_bad_options_are_clear_errors(args, needle):
     done = run_cli("score", *EXAMPLE, *SMALL, *args)

@@ -20,8 +20,13 @@ OTHER_SUMMARY = "Harbor Lights Brewing makes beer in Portland, Maine."
 def _records() -> list[dict[str, str]]:
     """Two sources, with three and two summaries: sharding by source gives the two workers one each."""
     second = SOURCE.replace("Harbor Lights", "Bay Lantern")
-    rows = [(SOURCE, SUMMARY), (SOURCE, OTHER_SUMMARY), (SOURCE, "It sold beer."),
-            (second, SUMMARY.replace("Harbor Lights", "Bay Lantern")), (second, "Bay Lantern Brewing is a brewery.")]
+    rows = [
+        (SOURCE, SUMMARY),
+        (SOURCE, OTHER_SUMMARY),
+        (SOURCE, "It sold beer."),
+        (second, SUMMARY.replace("Harbor Lights", "Bay Lantern")),
+        (second, "Bay Lantern Brewing is a brewery."),
+    ]
     return [{"id": f"r{n}", "source": s, "summary": m} for n, (s, m) in enumerate(rows)]
 
 
@@ -65,7 +70,10 @@ def one_process(data) -> dict[str, dict]:
 
 def test_shards_keep_a_source_together_and_split_only_for_idle_workers():
     items = [WorkItem(i, f"s{i // 3}", "x") for i in range(7)]  # sources of 3, 3 and 1 summaries
-    key = lambda item: item.input
+
+    def key(item):
+        return item.input
+
     assert [[i.index for i in s] for s in shard(items, key, 2)] == [[0, 1, 2], [3, 4, 5], [6]]
     assert [[i.index for i in s] for s in shard(items[:3], key, 2)] == [[0, 1], [2]]
     assert [[i.index for i in s] for s in shard(items[:1], key, 4)] == [[0]]
@@ -92,8 +100,10 @@ def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process):
             killed.append(pid)
 
     run = run_evals(
-        [{"id": r["id"], "input": r["source"], "output": r["summary"]} for r in _records()], [scorer],
-        on_item_complete=on_item, ray=RaySettings(workers=2, threads=1),
+        [{"id": r["id"], "input": r["source"], "output": r["summary"]} for r in _records()],
+        [scorer],
+        on_item_complete=on_item,
+        ray=RaySettings(workers=2, threads=1),
     )
     assert sorted(i for i, _ in seen) == sorted(one_process), "an item was lost or reported twice"
     assert killed and any(not worker.endswith(f":{killed[0]}") for _, worker in seen[1:])
@@ -111,7 +121,9 @@ def test_an_interrupted_driver_resumes_without_losing_or_repeating(data, one_pro
     )
     assert proc.returncode == 130, proc.stderr
     assert 1 <= len(out.read_text().splitlines()) < len(one_process)
-    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "2")
+    done = run_cli(
+        "eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "2"
+    )
     assert done.returncode == 0, done.stderr
     # The same scores and verdicts; the resumed run asked the first questions of a source again.
     assert _lines(out, history=False) == {k: _comparable(v, history=False) for k, v in one_process.items()}
@@ -124,7 +136,9 @@ def test_resuming_with_another_judge_stops_before_writing(data, one_process, tmp
     first["localsumm"]["result"]["provenance"].update(model="another-judge", model_sha256="0" * 64)
     out.write_text(json.dumps(first) + "\n")
     before = out.read_text()
-    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "1")
+    done = run_cli(
+        "eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "1"
+    )
     assert done.returncode == 3, done.stderr  # InputError
     assert "judged by another-judge" in done.stderr and f"not {SMALL}" in done.stderr and "Traceback" not in done.stderr
     assert out.read_text() == before
@@ -134,8 +148,18 @@ def test_a_worker_without_the_model_stops_the_run_naming_its_node(data, tmp_path
     out = tmp_path / "ray.jsonl"
     empty = tmp_path / "no-models"
     empty.mkdir()
-    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--ray", "--workers", "1",
-                   env={"LOCALSUMM_MODELS": str(empty)})
+    done = run_cli(
+        "eval",
+        str(data),
+        "--out",
+        str(out),
+        "--model",
+        SMALL,
+        "--ray",
+        "--workers",
+        "1",
+        env={"LOCALSUMM_MODELS": str(empty)},
+    )
     assert done.returncode == 4, done.stderr
     assert "the worker on node" in done.stderr and "is not installed" in done.stderr
     assert "Traceback" not in done.stderr

@@ -28,7 +28,12 @@ def test_cli_reference_is_current() -> None:
     )
 
 
-DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "benchmarks" / "RESULTS.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [
+    ROOT / "README.md",
+    ROOT / "CHANGELOG.md",
+    ROOT / "benchmarks" / "RESULTS.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+]
 
 
 def _headings(path: Path) -> set[str]:

@@ -36,7 +36,12 @@ def test_avx512_extensions_are_enabled_only_where_the_cpu_reports_them():
 def test_a_probe_that_dies_of_sigill_is_reported_as_such(tmp_path):
     # The child process really dies of the signal a refused instruction raises.
     wheel = installed_wheel()
-    ok, note = engine.probe(wheel, sys.executable, [], command=[sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGILL)"])
+    ok, note = engine.probe(
+        wheel,
+        sys.executable,
+        [],
+        command=[sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGILL)"],
+    )
     assert not ok and "SIGILL" in note
 
 

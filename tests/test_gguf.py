@@ -2,8 +2,8 @@
 
 import pytest
 
-from localsumm.models import gguf
 from localsumm.errors import ConfigError, ModelError, ResourceError
+from localsumm.models import gguf
 from localsumm.models.registry import get_spec
 
 from .conftest import ROOT, run_cli
@@ -32,7 +32,9 @@ def test_a_file_that_is_not_gguf_or_is_cut_short_is_a_model_error(tmp_path, smal
 
 
 def test_a_context_the_machine_cannot_hold_is_refused_with_both_sizes(small_path):
-    with pytest.raises(ResourceError, match=r"8,192-token context .* needs about [0-9.]+ GiB .* but 0.1 GiB is available"):
+    with pytest.raises(
+        ResourceError, match=r"8,192-token context .* needs about [0-9.]+ GiB .* but 0.1 GiB is available"
+    ):
         gguf.check_context(small_path, 8192, available=100 * 2**20)
     gguf.check_context(small_path, 8192, available=64 * 2**30)  # fits: no error
 
@@ -51,6 +53,16 @@ def test_the_llamacpp_judge_checks_before_allocating(small_path, monkeypatch):
 
 
 def test_the_cli_names_the_problem_and_exits_with_its_code():
-    done = run_cli("score", "--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt"), "--model", "smollm2-135m", "--n-ctx", "100000")
+    done = run_cli(
+        "score",
+        "--source",
+        str(ROOT / "examples" / "source.txt"),
+        "--summary",
+        str(ROOT / "examples" / "summary.txt"),
+        "--model",
+        "smollm2-135m",
+        "--n-ctx",
+        "100000",
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "trained for" in done.stderr

@@ -9,13 +9,15 @@ import subprocess
 
 import pytest
 
-from localsumm.runs.evaluate import evaluate_file
 from localsumm.reports.html import write_report
-from .scripted import ScriptedJudge
+from localsumm.runs.evaluate import evaluate_file
 
 from .conftest import SOURCE, SUMMARY, run_cli
+from .scripted import ScriptedJudge
 
-HOSTILE = "Founded in 1995. <script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\"> & more"
+HOSTILE = (
+    "Founded in 1995. <script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\"> & more"
+)
 
 
 def chromium(*args: str, tmp_path) -> str:
@@ -23,8 +25,14 @@ def chromium(*args: str, tmp_path) -> str:
     if exe is None:
         pytest.fail("Chromium is not installed; `make test` installs Debian's chromium package")
     flags = [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
         f"--user-data-dir={tmp_path / 'chromium-profile'}",
     ]
     done = subprocess.run([exe, *flags, *args], capture_output=True, text=True, timeout=120)
@@ -43,7 +51,8 @@ def results(tmp_path):
     judge = ScriptedJudge(
         claims=["Harbor Lights was founded in 1995.", "It was sold in 2021 <i>quietly</i>."],
         questions=["Was it founded in 1995?", "Did it open a brewery in Burlington?"],
-        claim_probabilities=[0.93, 0.07] * 2, question_probabilities=[0.91, 0.12] * 2,
+        claim_probabilities=[0.93, 0.07] * 2,
+        question_probabilities=[0.91, 0.12] * 2,
     )
     out = tmp_path / "results.jsonl"
     evaluate_file(data, out, model=judge, claims="extracted")
@@ -89,7 +98,9 @@ def test_terminal_output_shows_hostile_text_as_itself():
     from localsumm.reports.terminal import print_result
 
     hostile = "It was sold [bold red]in 2021[/] \x1b[2J\x1b]0;pwned\x07 quietly."
-    judge = ScriptedJudge(claims=[hostile], questions=["Was it [red]founded[/]?"], claim_probabilities=[0.1], question_probabilities=[0.9])
+    judge = ScriptedJudge(
+        claims=[hostile], questions=["Was it [red]founded[/]?"], claim_probabilities=[0.1], question_probabilities=[0.9]
+    )
     result = create_summarization_scorer(judge).run(input=SOURCE, output=SUMMARY + " " + hostile)
     buffer = io.StringIO()
     print_result(result, Console(file=buffer, force_terminal=True, width=200))

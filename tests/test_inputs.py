@@ -17,7 +17,13 @@ def assistant(content, id="a"):
 def tool_call(name, result, call_id="c1", state="result"):
     return {
         "type": "tool-invocation",
-        "toolInvocation": {"toolName": name, "toolCallId": call_id, "args": {"url": "x"}, "result": result, "state": state},
+        "toolInvocation": {
+            "toolName": name,
+            "toolCallId": call_id,
+            "args": {"url": "x"},
+            "result": result,
+            "state": state,
+        },
     }
 
 
@@ -37,7 +43,9 @@ def test_tool_only_assistant_turns_are_skipped():
 
 
 def test_parts_content_joins_text_parts():
-    output = [assistant([{"type": "text", "text": "Part one."}, tool_call("t", 1), {"type": "text", "text": "Part two."}])]
+    output = [
+        assistant([{"type": "text", "text": "Part one."}, tool_call("t", 1), {"type": "text", "text": "Part two."}])
+    ]
     assert resolve_summary(output) == "Part one.\nPart two."
 
 
@@ -90,10 +98,14 @@ def test_extract_tool_results_returns_completed_invocations_in_order():
 
 def test_documented_recipe_for_a_source_from_tools():
     output = [assistant([tool_call("fetchDocument", "Doc A", "c1"), tool_call("fetchDocument", "Doc B", "c2")])]
-    extractor = lambda i, o: "\n\n".join(
-        str(r["result"]) for r in extract_tool_results(o) if r["tool_name"] == "fetchDocument"
+
+    def extractor(i, o):
+        return "\n\n".join(str(r["result"]) for r in extract_tool_results(o) if r["tool_name"] == "fetchDocument")
+
+    assert (
+        resolve_source({"inputMessages": [user("summarize the doc")]}, output, source_extractor=extractor)
+        == "Doc A\n\nDoc B"
     )
-    assert resolve_source({"inputMessages": [user("summarize the doc")]}, output, source_extractor=extractor) == "Doc A\n\nDoc B"
 
 
 def test_malformed_messages_are_clear_errors():

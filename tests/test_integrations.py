@@ -21,8 +21,16 @@ os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
 @pytest.fixture(scope="module")
 def cli() -> dict:
     """What ``localsumm score`` gives the bundled example on the small judge (a separate process)."""
-    done = run_cli("score", "--source", str(ROOT / "examples" / "source.txt"), "--summary",
-                   str(ROOT / "examples" / "summary.txt"), "--model", SMALL, "--json")
+    done = run_cli(
+        "score",
+        "--source",
+        str(ROOT / "examples" / "source.txt"),
+        "--summary",
+        str(ROOT / "examples" / "summary.txt"),
+        "--model",
+        SMALL,
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -34,13 +42,16 @@ def same_as_cli(cli: dict, score: float, alignment: float, coverage: float, clai
 
 
 def test_importing_localsumm_imports_no_framework():
-    code = ("import sys, localsumm, localsumm.testing, localsumm.integrations; "
-            "print(sorted(m for m in ('deepeval', 'inspect_ai', 'langsmith', 'openevals') if m in sys.modules))")
+    code = (
+        "import sys, localsumm, localsumm.testing, localsumm.integrations; "
+        "print(sorted(m for m in ('deepeval', 'inspect_ai', 'langsmith', 'openevals') if m in sys.modules))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
 # -- DeepEval ---------------------------------------------------------------------------------
+
 
 def test_deepeval_metric_in_assert_test(cli):
     from deepeval import assert_test
@@ -70,7 +81,7 @@ def test_deepeval_metric_refuses_a_case_without_a_summary():
         LocalSummarizationMetric(model=SMALL).measure(LLMTestCase(input=SOURCE, actual_output=""))
 
 
-DEEPEVAL_USER_TEST = '''
+DEEPEVAL_USER_TEST = """
 from pathlib import Path
 from deepeval import assert_test
 from deepeval.test_case import LLMTestCase
@@ -84,20 +95,26 @@ def test_digest():
     metric = LocalSummarizationMetric(threshold=0.0, model={model!r})
     assert_test(case, [metric], run_async=False)
     print("SCORE", metric.score)
-'''
+"""
 
 
 def test_deepeval_test_run(tmp_path, cli):
     (tmp_path / "test_digest.py").write_text(DEEPEVAL_USER_TEST.format(root=str(ROOT), model=SMALL), encoding="utf-8")
     deepeval = Path(sys.executable).with_name("deepeval")
-    done = subprocess.run([str(deepeval), "test", "run", "test_digest.py", "-s"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=900, env={**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "1"})
+    done = subprocess.run(
+        [str(deepeval), "test", "run", "test_digest.py", "-s"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "1"},
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert f"SCORE {cli['score']}" in done.stdout
 
 
 class _PlainModel:
-    """DeepEval's own summarization metric on the same GGUF, prompted without a grammar (what a plain local model does)."""
+    """DeepEval's own summarization metric on the same GGUF, prompted without a grammar (as a plain local model is)."""
 
     def __init__(self, path: str) -> None:
         from llama_cpp import Llama
@@ -118,9 +135,15 @@ def test_deepevals_own_metric_parses_on_the_local_judge(default_judge):
     from localsumm.integrations.deepeval import LocalJudgeModel
 
     case = LLMTestCase(input=SOURCE, actual_output=SUMMARY)
-    metric = SummarizationMetric(model=LocalJudgeModel(judge=default_judge), async_mode=False, n=3, include_reason=False)
+    metric = SummarizationMetric(
+        model=LocalJudgeModel(judge=default_judge), async_mode=False, n=3, include_reason=False
+    )
     metric.measure(case)
-    assert 0.0 <= metric.score <= 1.0 and metric.error is None and metric.evaluation_model == "localsumm:qwen2.5-coder-1.5b"
+    assert (
+        0.0 <= metric.score <= 1.0
+        and metric.error is None
+        and metric.evaluation_model == "localsumm:qwen2.5-coder-1.5b"
+    )
 
     plain = _PlainModel(default_judge.info.path)
 
@@ -144,8 +167,10 @@ def test_deepevals_own_metric_parses_on_the_local_judge(default_judge):
 
 # -- Inspect AI -------------------------------------------------------------------------------
 
+
 def test_inspect_scorer_in_a_real_eval(tmp_path, cli):
-    from inspect_ai import Task, eval as inspect_eval
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from inspect_ai.solver import generate
@@ -176,6 +201,7 @@ def test_inspect_scorer_in_a_real_eval(tmp_path, cli):
 
 
 # -- promptfoo --------------------------------------------------------------------------------
+
 
 def test_promptfoo_assertion_contract(cli):
     from localsumm.integrations.promptfoo import get_assert
@@ -209,14 +235,36 @@ def test_promptfoo_cli_end_to_end(tmp_path):
             pytest.fail(f"promptfoo is not at {promptfoo}: run `make test`, which installs it")
         pytest.skip("the promptfoo CLI is not installed (make test installs it)")
     (tmp_path / "localsumm_assert.py").write_text("from localsumm.integrations.promptfoo import get_assert\n")
-    (tmp_path / "promptfooconfig.yaml").write_text(PROMPTFOO_CONFIG.format(
-        source=json.dumps(SOURCE.strip()), summary=json.dumps(SUMMARY.strip()), model=SMALL))  # JSON strings are YAML
-    env = {**os.environ, "PROMPTFOO_PYTHON": sys.executable, "PROMPTFOO_DISABLE_TELEMETRY": "1",
-           "PROMPTFOO_DISABLE_UPDATE": "1", "PROMPTFOO_CONFIG_DIR": str(tmp_path / ".promptfoo"),
-           "PROMPTFOO_CACHE_ENABLED": "false"}
+    (tmp_path / "promptfooconfig.yaml").write_text(
+        PROMPTFOO_CONFIG.format(source=json.dumps(SOURCE.strip()), summary=json.dumps(SUMMARY.strip()), model=SMALL)
+    )  # JSON strings are YAML
+    env = {
+        **os.environ,
+        "PROMPTFOO_PYTHON": sys.executable,
+        "PROMPTFOO_DISABLE_TELEMETRY": "1",
+        "PROMPTFOO_DISABLE_UPDATE": "1",
+        "PROMPTFOO_CONFIG_DIR": str(tmp_path / ".promptfoo"),
+        "PROMPTFOO_CACHE_ENABLED": "false",
+    }
     out = tmp_path / "out.json"
-    done = subprocess.run([str(Path(promptfoo).resolve()), "eval", "-c", "promptfooconfig.yaml", "-o", str(out), "--no-progress-bar",
-                           "--no-table", "--no-write"], cwd=tmp_path, capture_output=True, text=True, timeout=900, env=env)
+    done = subprocess.run(
+        [
+            str(Path(promptfoo).resolve()),
+            "eval",
+            "-c",
+            "promptfooconfig.yaml",
+            "-o",
+            str(out),
+            "--no-progress-bar",
+            "--no-table",
+            "--no-write",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
     assert out.exists(), done.stdout[-3000:] + done.stderr[-3000:]
     [row] = json.loads(out.read_text())["results"]["results"]
     assert row["success"] is True, row
@@ -224,13 +272,23 @@ def test_promptfoo_cli_end_to_end(tmp_path):
     # promptfoo trims its variables and outputs: the CLI scores the same trimmed texts.
     (tmp_path / "source.txt").write_text(SOURCE.strip())
     (tmp_path / "summary.txt").write_text(SUMMARY.strip())
-    done = run_cli("score", "--source", str(tmp_path / "source.txt"), "--summary", str(tmp_path / "summary.txt"),
-                   "--model", SMALL, "--json")
-    same_as_cli(json.loads(done.stdout), graded["score"], graded["namedScores"]["alignment"],
-                graded["namedScores"]["coverage"])
+    done = run_cli(
+        "score",
+        "--source",
+        str(tmp_path / "source.txt"),
+        "--summary",
+        str(tmp_path / "summary.txt"),
+        "--model",
+        SMALL,
+        "--json",
+    )
+    same_as_cli(
+        json.loads(done.stdout), graded["score"], graded["namedScores"]["alignment"], graded["namedScores"]["coverage"]
+    )
 
 
 # -- LangSmith --------------------------------------------------------------------------------
+
 
 def test_langsmith_evaluate_offline(cli, monkeypatch):
     from langsmith import evaluate
@@ -242,7 +300,9 @@ def test_langsmith_evaluate_offline(cli, monkeypatch):
     dataset = uuid.uuid4()
     examples = [Example(id=uuid.uuid4(), dataset_id=dataset, inputs={"source": SOURCE}, outputs={})]
     evaluator = summarization_evaluator(model=SMALL)
-    runs = list(evaluate(lambda inputs: {"summary": SUMMARY}, data=examples, evaluators=[evaluator], upload_results=False))
+    runs = list(
+        evaluate(lambda inputs: {"summary": SUMMARY}, data=examples, evaluators=[evaluator], upload_results=False)
+    )
     [result] = runs[0]["evaluation_results"]["results"]
     assert result.key == "localsumm_summarization" and result.comment.startswith(cli["reason"])
     m = result.metadata

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from localsumm import create_summarization_scorer
-from localsumm.summarization import prompts
 from localsumm.errors import ContextOverflowError, JudgeError
 from localsumm.models.registry import get_spec
+from localsumm.summarization import prompts
 from localsumm.summarization.schemas import ClaimList, question_list
 from localsumm.text import sentences
 
@@ -43,11 +43,20 @@ def test_end_to_end_on_a_real_gguf(small_judge):
     # By default alignment judges the summary's own sentences: nothing is generated for them.
     assert prov.claims == "sentences"
     # The source's key facts (on by default): its highlights, then their single facts.
-    assert [s.step for s in prov.steps] == ["questions", "answerable", "highlights", "key_facts", "alignment", "coverage"]
+    assert [s.step for s in prov.steps] == [
+        "questions",
+        "answerable",
+        "highlights",
+        "key_facts",
+        "alignment",
+        "coverage",
+    ]
     # Each fact is asked, or dropped by the question check as a question would be: the 135M judge copies
     # the prompt's example ("Anna Berg designed the new bridge."), which the source does not answer.
     pre = result.preprocess_step_result
-    checked_facts = pre.key_facts + [d.question for d in pre.dropped_questions if d.question.startswith("Is it true that ")]
+    checked_facts = pre.key_facts + [
+        d.question for d in pre.dropped_questions if d.question.startswith("Is it true that ")
+    ]
     assert prov.key_facts and checked_facts and not any("Anna Berg" in f for f in pre.key_facts)
     assert [v.claim for v in result.preprocess_step_result.alignment] == sentences(SUMMARY)
     assert all(s.seconds > 0 and s.prompt_tokens > 0 for s in prov.steps)
@@ -77,10 +86,18 @@ def test_a_number_and_a_name_absent_from_the_source_are_refused_on_the_real_path
 
 def test_extracted_claims_on_a_real_gguf(small_judge):
     calls = []
-    result = create_summarization_scorer(small_judge, claims="extracted").run(input=SOURCE, output=SUMMARY, on_call=calls.append)
+    result = create_summarization_scorer(small_judge, claims="extracted").run(
+        input=SOURCE, output=SUMMARY, on_call=calls.append
+    )
     assert result.provenance.claims == "extracted"
     assert [s.step for s in result.provenance.steps] == [
-        "claims", "questions", "answerable", "highlights", "key_facts", "alignment", "coverage"
+        "claims",
+        "questions",
+        "answerable",
+        "highlights",
+        "key_facts",
+        "alignment",
+        "coverage",
     ]
     extraction = next(c for c in calls if c.step == "claims")
     # The judged claims are the ones the judge listed, from the summary alone.
@@ -94,7 +111,9 @@ def test_constraint_is_active_on_a_model_that_does_not_write_json_unasked(small_
     """Without a working constraint, this prompt gets prose, not JSON."""
     messages = [{"role": "user", "content": "Write a short poem about the sea."}]
     text, tokens, _ = small_judge.engine.prompt(messages)
-    free = small_judge.engine.llm.create_completion(tokens, max_tokens=48, temperature=0.0, seed=0)["choices"][0]["text"]
+    free = small_judge.engine.llm.create_completion(tokens, max_tokens=48, temperature=0.0, seed=0)["choices"][0][
+        "text"
+    ]
     with pytest.raises(ValueError):
         json.loads(free)
     value, call = small_judge.generate("claims", messages, ClaimList, max_tokens=400)
@@ -120,7 +139,8 @@ def test_constrained_generation_needs_no_numba():
         "from localsumm.backends import open_judge\n"
         "from localsumm.summarization import prompts\n"
         "from localsumm.summarization.schemas import ClaimList\n"
-        f"value, _ = open_judge({SMALL!r}).generate('claims', prompts.claims_messages('The cat sat on the mat.'), ClaimList, 200)\n"
+        f"value, _ = open_judge({SMALL!r}).generate('claims', prompts.claims_messages('The cat sat on the mat.'), "
+        "ClaimList, 200)\n"
         "assert isinstance(value, ClaimList)\n"
         "assert 'numba' not in [m.split('.')[0] for m in sys.modules if sys.modules[m] is not None]\n"
     )
@@ -138,7 +158,9 @@ def test_generated_structures_always_parse(small_judge):
     for summary in [SUMMARY, "It rained.", "The brewery, the beer, the medal; the son and the board."]:
         value, call = small_judge.generate("claims", prompts.claims_messages(summary), ClaimList, max_tokens=600)
         assert json.loads(call.output)["claims"] == value.claims
-    value, _ = small_judge.generate("questions", prompts.questions_messages(SOURCE, 4), question_list(4), max_tokens=400)
+    value, _ = small_judge.generate(
+        "questions", prompts.questions_messages(SOURCE, 4), question_list(4), max_tokens=400
+    )
     assert 1 <= len(value.questions) <= 4
     assert all(q.endswith("?") for q in value.questions)
 
@@ -201,7 +223,9 @@ def test_same_result_at_one_thread_as_at_two():
 def test_same_input_same_result_whatever_was_scored_before(small_judge):
     first = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY)
     # Leave the engine's KV cache in another state, then score again with a fresh scorer.
-    create_summarization_scorer(small_judge).run(input=SUMMARY + " " + SOURCE, output="Harbor Lights makes beer in Maine.")
+    create_summarization_scorer(small_judge).run(
+        input=SUMMARY + " " + SOURCE, output="Harbor Lights makes beer in Maine."
+    )
     second = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY)
     assert without_costs(first) == without_costs(second)
 
@@ -219,7 +243,12 @@ def test_a_second_summary_reads_the_source_from_a_kept_prefix(small_judge):
     first_verdict = next(c for c in calls if c.step == "alignment")
     assert first_verdict.reused_prompt_tokens > small_judge.count_tokens(SOURCE)
     # ...and changes nothing but the time: a judge with no history gives the same result.
-    fresh = LlamaCppJudge(small_judge.info.path, name=small_judge.info.name, sha256=small_judge.info.sha256, thresholds=small_judge.info.thresholds)
+    fresh = LlamaCppJudge(
+        small_judge.info.path,
+        name=small_judge.info.name,
+        sha256=small_judge.info.sha256,
+        thresholds=small_judge.info.thresholds,
+    )
     alone = create_summarization_scorer(fresh).run(input=SOURCE, output=other)
     assert {**second.to_dict(), "provenance": None} == {**alone.to_dict(), "provenance": None}
 
@@ -264,7 +293,9 @@ def test_a_source_several_times_the_context_is_judged_in_windows():
         stop = verdict.window if verdict.supported else len(windows) - 1
         assert asked[verdict.claim] == list(range(stop + 1))
     assert "judged in" in result.reason and "windows" in result.reason
-    assert all(source[w.start : w.end] not in c.prompt for c in calls if c.step in ("claims", "coverage") for w in windows)
+    assert all(
+        source[w.start : w.end] not in c.prompt for c in calls if c.step in ("claims", "coverage") for w in windows
+    )
 
 
 def test_a_context_too_small_for_the_instructions_is_a_clear_error():
@@ -328,10 +359,14 @@ def test_judge_call_cache_answers_a_rerun_identically(small_judge, tmp_path):
     from localsumm.backends.cache import CachedJudge, JudgeCallCache
 
     cache = JudgeCallCache(tmp_path / "calls.sqlite3")
-    first = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(input=SOURCE, output=SUMMARY)
+    first = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(
+        input=SOURCE, output=SUMMARY
+    )
     assert all(step.cached_calls == 0 for step in first.provenance.steps)
     # A new scorer (no shared question set), a new connection: everything from disk.
-    again = create_summarization_scorer(CachedJudge(small_judge, JudgeCallCache(tmp_path / "calls.sqlite3"), prompts.STEP_VERSIONS))
+    again = create_summarization_scorer(
+        CachedJudge(small_judge, JudgeCallCache(tmp_path / "calls.sqlite3"), prompts.STEP_VERSIONS)
+    )
     second = again.run(input=SOURCE, output=SUMMARY)
     assert all(step.cached_calls == step.calls for step in second.provenance.steps)
     assert all(step.prompt_tokens == 0 for step in second.provenance.steps)
@@ -348,9 +383,13 @@ def test_a_new_step_version_reruns_only_that_step(small_judge, tmp_path, monkeyp
     from localsumm.backends.cache import CachedJudge, JudgeCallCache
 
     cache = JudgeCallCache(tmp_path / "calls.sqlite3")
-    first = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(input=SOURCE, output=SUMMARY)
+    first = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(
+        input=SOURCE, output=SUMMARY
+    )
     monkeypatch.setitem(prompts.STEP_VERSIONS, "coverage", "9999-01-01.1")
-    second = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(input=SOURCE, output=SUMMARY)
+    second = create_summarization_scorer(CachedJudge(small_judge, cache, prompts.STEP_VERSIONS)).run(
+        input=SOURCE, output=SUMMARY
+    )
     steps = {s.step: s for s in second.provenance.steps}
     assert steps["coverage"].calls > 0 and steps["coverage"].cached_calls == 0
     assert all(s.cached_calls == s.calls for name, s in steps.items() if name != "coverage")
@@ -359,7 +398,12 @@ def test_a_new_step_version_reruns_only_that_step(small_judge, tmp_path, monkeyp
 
 
 def test_verdicts_side_by_side_equal_verdicts_one_by_one(small_judge):
-    claims = [*sentences(SUMMARY), "Harbor Lights makes beer in Maine.", "The brewery was sold in 2020.", "Nobody founded it."]
+    claims = [
+        *sentences(SUMMARY),
+        "Harbor Lights makes beer in Maine.",
+        "The brewery was sold in 2020.",
+        "Nobody founded it.",
+    ]
     batch = [prompts.claim_verdict_messages(SOURCE, c) for c in claims]
     alone = [small_judge.yes_probability("alignment", m) for m in batch]
     together = small_judge.yes_probabilities("alignment", batch)
@@ -431,7 +475,7 @@ def test_key_facts_on_the_real_path_are_single_facts_asked_of_the_summary(defaul
     assert 1 <= len(pre.highlights) <= 3 and all(re.match(SENTENCE_PATTERN, h) for h in pre.highlights)
     assert 1 <= len(pre.key_facts) <= 10 and all(re.match(FACT_PATTERN, f) for f in pre.key_facts)
     coverage = result.analyze_step_result.coverage
-    assert [v.question for v in coverage][len(pre.questions):] == [f"Is it true that {f[:-1]}?" for f in pre.key_facts]
+    assert [v.question for v in coverage][len(pre.questions) :] == [f"Is it true that {f[:-1]}?" for f in pre.key_facts]
     answered = sum(v.answered for v in coverage)
     assert result.coverage_score == round(answered / len(coverage), 4) and result.provenance.key_facts
     steps = {s.step: s for s in result.provenance.steps}

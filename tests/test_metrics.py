@@ -56,7 +56,10 @@ def test_bootstrap_interval_is_deterministic_and_brackets_the_estimate():
     x = rng.normal(size=80)
     y = x + rng.normal(scale=0.5, size=80)
     estimate = metrics.spearman(x, y)
-    stat = lambda idx: metrics.spearman(x[idx], y[idx])
+
+    def stat(idx):
+        return metrics.spearman(x[idx], y[idx])
+
     low, high = metrics.bootstrap_ci(stat, 80, resamples=300)
     assert low < estimate < high and high - low < 0.3
     assert (low, high) == metrics.bootstrap_ci(stat, 80, resamples=300)

@@ -16,8 +16,8 @@ import urllib.request
 import pytest
 
 from localsumm import create_summarization_scorer
-from localsumm.errors import NetworkError
 from localsumm.backends import open_judge
+from localsumm.errors import NetworkError
 from localsumm.models.registry import get_spec
 from localsumm.summarization.schemas import claim_list
 
@@ -36,9 +36,25 @@ def free_port() -> int:
 def server():
     port = free_port()
     args = [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(get_spec("smollm2-135m").path),
-        "--model_alias", "smollm2", "--host", "127.0.0.1", "--port", str(port),
-        "--n_ctx", "4096", "--seed", "0", "--logits_all", "true", "--verbose", "false",
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(get_spec("smollm2-135m").path),
+        "--model_alias",
+        "smollm2",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "4096",
+        "--seed",
+        "0",
+        "--logits_all",
+        "true",
+        "--verbose",
+        "false",
     ]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}/v1"
@@ -89,8 +105,19 @@ def test_the_scorer_end_to_end_on_a_hosted_judge(judge):
 
 def test_the_cli_scores_through_the_endpoint(server):
     done = run_cli(
-        "score", "--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt"),
-        "--model", "openai:smollm2", "--base-url", server, "--response-format", "json_object", "--json", env=KEY,
+        "score",
+        "--source",
+        str(ROOT / "examples" / "source.txt"),
+        "--summary",
+        str(ROOT / "examples" / "summary.txt"),
+        "--model",
+        "openai:smollm2",
+        "--base-url",
+        server,
+        "--response-format",
+        "json_object",
+        "--json",
+        env=KEY,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["provenance"]["model"] == "openai:smollm2"
@@ -106,9 +133,24 @@ def test_an_unreachable_endpoint_is_a_network_error(monkeypatch):
 def test_no_key_is_a_clear_error():
     env = {k: v for k, v in os.environ.items() if k not in ("LOCALSUMM_API_KEY", "OPENAI_API_KEY")}
     done = subprocess.run(
-        [sys.executable, "-m", "localsumm.cli", "score", "--source", str(ROOT / "examples" / "source.txt"),
-         "--summary", str(ROOT / "examples" / "summary.txt"), "--model", "openai:x", "--base-url", "http://127.0.0.1:9/v1"],
-        capture_output=True, text=True, env=env, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "localsumm.cli",
+            "score",
+            "--source",
+            str(ROOT / "examples" / "source.txt"),
+            "--summary",
+            str(ROOT / "examples" / "summary.txt"),
+            "--model",
+            "openai:x",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
     )
     assert done.returncode == 2 and "LOCALSUMM_API_KEY" in done.stderr and "Traceback" not in done.stderr
 
@@ -120,14 +162,25 @@ def test_a_hosted_judge_writes_the_questions_a_local_judge_asks(server, tmp_path
     data.write_text(json.dumps({"id": "a", "source": SOURCE, "summary": SUMMARY}) + "\n", encoding="utf-8")
     questions = tmp_path / "questions.jsonl"
     done = run_cli(
-        "questions", str(data), "--out", str(questions), "--model", "openai:smollm2", "--base-url", server,
-        "--response-format", "json_object", env=KEY,
+        "questions",
+        str(data),
+        "--out",
+        str(questions),
+        "--model",
+        "openai:smollm2",
+        "--base-url",
+        server,
+        "--response-format",
+        "json_object",
+        env=KEY,
     )
     assert done.returncode == 0, done.stderr
     (line,) = [json.loads(x) for x in questions.read_text(encoding="utf-8").splitlines()]
     assert line["provenance"]["judge"] == "openai:smollm2" and line["questions"]
     out = tmp_path / "results.jsonl"
-    done = run_cli("eval", str(data), "--out", str(out), "--questions", str(questions), "--model", "smollm2-135m", "--no-cache")
+    done = run_cli(
+        "eval", str(data), "--out", str(out), "--questions", str(questions), "--model", "smollm2-135m", "--no-cache"
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text(encoding="utf-8"))["localsumm"]["result"]
     assert result["provenance"]["model"] == "smollm2-135m"

@@ -4,20 +4,27 @@ import json
 
 import pytest
 
-from .scripted import ScriptedJudge
 from localsumm.bench.quality import bigram_overlap, run_quality
 
 from .conftest import SOURCE, SUMMARY, run_cli
+from .scripted import ScriptedJudge
 
 
 def labelled(tmp_path, n_docs: int = 3, per_doc: int = 4):
     rows = []
     for d in range(n_docs):
         for k in range(per_doc):
-            rows.append({
-                "id": f"d{d}-{k}", "dataset": "toy", "source": f"Document {d}. {SOURCE}", "summary": f"{SUMMARY} Version {k}.",
-                "label_alignment": float(k % 2), "label_coverage": k / per_doc, "meta": {"doc_id": f"d{d}"},
-            })
+            rows.append(
+                {
+                    "id": f"d{d}-{k}",
+                    "dataset": "toy",
+                    "source": f"Document {d}. {SOURCE}",
+                    "summary": f"{SUMMARY} Version {k}.",
+                    "label_alignment": float(k % 2),
+                    "label_coverage": k / per_doc,
+                    "meta": {"doc_id": f"d{d}"},
+                }
+            )
     path = tmp_path / "toy.dev.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return path, rows
@@ -26,16 +33,21 @@ def labelled(tmp_path, n_docs: int = 3, per_doc: int = 4):
 def test_figures_follow_a_judge_that_agrees_with_the_labels(tmp_path):
     data, rows = labelled(tmp_path)
     judge = ScriptedJudge(
-        claims=["A claim."], questions=["Is it one?", "Is it two?", "Is it three?", "Is it four?"],
+        claims=["A claim."],
+        questions=["Is it one?", "Is it two?", "Is it three?", "Is it four?"],
         # One claim per item: supported exactly when the label says so.
         claim_probabilities=[0.9 if r["label_alignment"] else 0.1 for r in rows],
         # Coverage rises with the coverage label: k of 4 questions answered.
-        question_probabilities=[p for r in rows for p in [1.0] * int(r["label_coverage"] * 4) + [0.0] * (4 - int(r["label_coverage"] * 4))],
+        question_probabilities=[
+            p for r in rows for p in [1.0] * int(r["label_coverage"] * 4) + [0.0] * (4 - int(r["label_coverage"] * 4))
+        ],
     )
     figures, written = run_quality([data], tmp_path / "out", model=judge, claims="extracted")
     by = {(f.label, f.predictor, f.measure): f for f in figures}
     assert by[("label_alignment", "weakest claim probability", "ROC-AUC")].value == pytest.approx(1.0)
-    assert by[("label_alignment", "all claims supported (threshold 0.5)", "balanced accuracy")].value == pytest.approx(1.0)
+    assert by[("label_alignment", "all claims supported (threshold 0.5)", "balanced accuracy")].value == pytest.approx(
+        1.0
+    )
     assert by[("label_alignment", "alignment", "spearman")].value == pytest.approx(1.0)
     assert by[("label_coverage", "coverage", "pearson")].value == pytest.approx(1.0)
     per_doc = by[("label_coverage", "coverage", "spearman per document")]
@@ -50,7 +62,10 @@ def test_figures_follow_a_judge_that_agrees_with_the_labels(tmp_path):
     names = {p.name for p in written}
     assert {"quality.md", "quality.json", "quality-toy.png"} <= names
     assert (tmp_path / "out" / "quality-toy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "| toy | label_alignment | weakest claim probability | ROC-AUC | 1.000 |" in (tmp_path / "out" / "quality.md").read_text()
+    assert (
+        "| toy | label_alignment | weakest claim probability | ROC-AUC | 1.000 |"
+        in (tmp_path / "out" / "quality.md").read_text()
+    )
 
 
 def test_a_claim_the_literal_check_refused_ranks_as_unsupported(tmp_path):
@@ -60,7 +75,9 @@ def test_a_claim_the_literal_check_refused_ranks_as_unsupported(tmp_path):
     for r in rows:
         r["summary"] = "It was founded in 1995." if r["label_alignment"] else "It was founded in 1897."
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    judge = ScriptedJudge(questions=["Is it one?"], claim_probabilities=[0.9] * len(rows), question_probabilities=[1.0] * len(rows))
+    judge = ScriptedJudge(
+        questions=["Is it one?"], claim_probabilities=[0.9] * len(rows), question_probabilities=[1.0] * len(rows)
+    )
     figures, _ = run_quality([data], tmp_path / "out", model=judge)
     by = {(f.label, f.predictor, f.measure): f.value for f in figures}
     assert by[("label_alignment", "weakest claim probability", "ROC-AUC")] == pytest.approx(1.0)
@@ -76,11 +93,23 @@ def test_bigram_overlap():
 def test_bench_quality_on_the_real_engine(tmp_path):
     data, _ = labelled(tmp_path, n_docs=1, per_doc=2)
     out = tmp_path / "out"
-    done = run_cli("bench", "quality", "--data", str(data), "--model", "smollm2-135m", "--limit", "2", "--out", str(out), "--no-cache")
+    done = run_cli(
+        "bench",
+        "quality",
+        "--data",
+        str(data),
+        "--model",
+        "smollm2-135m",
+        "--limit",
+        "2",
+        "--out",
+        str(out),
+        "--no-cache",
+    )
     assert done.returncode == 0, done.stderr
     assert "| toy | label_coverage | coverage | pearson |" in done.stdout
     lines = (out / "toy.smollm2-135m.jsonl").read_text().splitlines()
-    assert len(lines) == 2 and all(json.loads(l)["localsumm"]["status"] == "scored" for l in lines)
+    assert len(lines) == 2 and all(json.loads(line)["localsumm"]["status"] == "scored" for line in lines)
 
 
 def test_agreement_of_two_judges_on_the_same_claims_and_questions(tmp_path):
@@ -90,7 +119,9 @@ def test_agreement_of_two_judges_on_the_same_claims_and_questions(tmp_path):
     common = dict(claims=["Claim one.", "Claim two."], questions=["Is it one?", "Is it two?"])
     # Per item, judge A rules on its own claims; B rules on its own, then on A's (its second batch).
     a = ScriptedJudge(**common, claim_probabilities=[0.9, 0.1] * 2, question_probabilities=[0.9, 0.1] * 2)
-    b = ScriptedJudge(**common, claim_probabilities=[0.9, 0.1, 0.9, 0.1] * 2, question_probabilities=[0.9, 0.1, 0.1, 0.9] * 2)
+    b = ScriptedJudge(
+        **common, claim_probabilities=[0.9, 0.1, 0.9, 0.1] * 2, question_probabilities=[0.9, 0.1, 0.1, 0.9] * 2
+    )
     agreement = run_agree(data, a, b, claims="extracted")
     assert (agreement.items, agreement.claims, agreement.questions) == (2, 4, 4)
     assert agreement.kappa_claims == pytest.approx(1.0)

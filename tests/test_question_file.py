@@ -10,19 +10,25 @@ from pathlib import Path
 
 import pytest
 
-from .scripted import ScriptedJudge
 from localsumm.config.options import Options
 from localsumm.errors import ConfigError, InputError
 from localsumm.summarization.question_file import SCHEMA, QuestionFile, QuestionSet, json_schema, source_sha256
 from localsumm.summarization.scorer import SummarizationScorer
+
+from .scripted import ScriptedJudge
 
 SOURCE = "The bridge opened in May 2021. It is 1.2 km long."
 SUMMARY = "The bridge opened in May 2021."
 
 
 def line(**changes: object) -> str:
-    data = {"schema": SCHEMA, "source_sha256": source_sha256(SOURCE), "language": "en",
-            "questions": ["Did the bridge open in May 2021?"], "key_facts": ["The bridge is 1.2 km long."]}
+    data = {
+        "schema": SCHEMA,
+        "source_sha256": source_sha256(SOURCE),
+        "language": "en",
+        "questions": ["Did the bridge open in May 2021?"],
+        "key_facts": ["The bridge is 1.2 km long."],
+    }
     data.update(changes)
     return json.dumps(data)
 
@@ -34,8 +40,14 @@ def write(tmp_path: Path, *lines: str) -> Path:
 
 
 def test_a_written_set_reads_back_as_it_was(tmp_path):
-    qs = QuestionSet(source_sha256=source_sha256(SOURCE), id="a", language="en", questions=["Did it open?"],
-                     key_facts=["It opened."], provenance={"origin": "person"})
+    qs = QuestionSet(
+        source_sha256=source_sha256(SOURCE),
+        id="a",
+        language="en",
+        questions=["Did it open?"],
+        key_facts=["It opened."],
+        provenance={"origin": "person"},
+    )
     file = QuestionFile.load(write(tmp_path, qs.to_line()))
     found = file.find(SOURCE)
     assert found is not None and found.questions == qs and found.line == 1
@@ -43,17 +55,26 @@ def test_a_written_set_reads_back_as_it_was(tmp_path):
     assert file.find(SOURCE + " ") is None  # the exact text, as scored
 
 
-@pytest.mark.parametrize("bad, message", [
-    ("{not json", "line 2 is not JSON"),
-    ("[1, 2]", "line 2 is a JSON list"),
-    (json.dumps({"id": "x", "source": "text", "summary": "s"}), "line 2 is not a question set: it has no schema and source_sha256 (it looks like a data record"),
-    (line(schema="localsumm.questions/9"), "line 2 has schema 'localsumm.questions/9'; this localsumm reads 'localsumm.questions/1'"),
-    (line(source_sha256="abc"), "line 2: source_sha256: must be 64 lowercase hex digits"),
-    (line(questions=[], key_facts=[]), "line 2: the line: it has no questions and no key facts"),
-    (line(questions=["The bridge opened."]), "line 2: questions: question 1 does not end with '?'"),
-    (line(questions=["  "]), "line 2: questions: question 1 is empty"),
-    (line(colour="red"), "line 2: colour: Extra inputs are not permitted"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("{not json", "line 2 is not JSON"),
+        ("[1, 2]", "line 2 is a JSON list"),
+        (
+            json.dumps({"id": "x", "source": "text", "summary": "s"}),
+            "line 2 is not a question set: it has no schema and source_sha256 (it looks like a data record",
+        ),
+        (
+            line(schema="localsumm.questions/9"),
+            "line 2 has schema 'localsumm.questions/9'; this localsumm reads 'localsumm.questions/1'",
+        ),
+        (line(source_sha256="abc"), "line 2: source_sha256: must be 64 lowercase hex digits"),
+        (line(questions=[], key_facts=[]), "line 2: the line: it has no questions and no key facts"),
+        (line(questions=["The bridge opened."]), "line 2: questions: question 1 does not end with '?'"),
+        (line(questions=["  "]), "line 2: questions: question 1 is empty"),
+        (line(colour="red"), "line 2: colour: Extra inputs are not permitted"),
+    ],
+)
 def test_a_bad_line_is_refused_with_its_number(tmp_path, bad, message):
     other = line(source_sha256=source_sha256("another source"))
     with pytest.raises(InputError) as e:
@@ -85,8 +106,17 @@ def test_a_source_edited_since_is_refused_with_both_hashes(tmp_path):
 
 def test_the_schema_documents_every_field():
     schema = json_schema()
-    assert set(schema["properties"]) == {"schema", "source_sha256", "id", "language", "questions", "key_facts",
-                                         "highlights", "dropped", "provenance"}
+    assert set(schema["properties"]) == {
+        "schema",
+        "source_sha256",
+        "id",
+        "language",
+        "questions",
+        "key_facts",
+        "highlights",
+        "dropped",
+        "provenance",
+    }
     assert schema["properties"]["schema"]["const"] == SCHEMA
 
 
@@ -101,18 +131,25 @@ def test_a_file_set_is_asked_exactly_with_no_question_step(tmp_path):
     result = s.run(input=SOURCE, output=SUMMARY)
     assert [c.step for c in judge.calls] == ["alignment", "coverage", "coverage"]
     assert [v.question for v in result.analyze_step_result.coverage] == [
-        "Did the bridge open in May 2021?", "Is it true that The bridge is 1.2 km long?"]
+        "Did the bridge open in May 2021?",
+        "Is it true that The bridge is 1.2 km long?",
+    ]
     assert result.coverage_score == 0.5 and result.score == 0.5
     origin = result.provenance.questions
     assert origin is not None and origin.origin == "file" and origin.line == 1
-    assert origin.file_sha256 == QuestionFile.load(path).sha256 and origin.written_by == {"origin": "person", "by": "ana"}
+    assert origin.file_sha256 == QuestionFile.load(path).sha256 and origin.written_by == {
+        "origin": "person",
+        "by": "ana",
+    }
 
 
 def test_a_file_asks_all_its_questions_whatever_max_questions(tmp_path):
     many = [f"Question number {i}?" for i in range(12)]
     path = write(tmp_path, line(questions=many, key_facts=[]))
     j = ScriptedJudge(claim_probabilities=[0.9], question_probabilities=[0.9] * 12)
-    result = SummarizationScorer(j, options=Options(questions=str(path), max_questions=3)).run(input=SOURCE, output=SUMMARY)
+    result = SummarizationScorer(j, options=Options(questions=str(path), max_questions=3)).run(
+        input=SOURCE, output=SUMMARY
+    )
     assert len(result.analyze_step_result.coverage) == 12 and result.coverage_score == 1.0
 
 

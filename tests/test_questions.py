@@ -74,7 +74,13 @@ def test_reading_the_file_gives_the_same_questions_and_scores_as_generating_them
         assert b["preprocess_step_result"] == a["preprocess_step_result"]
         assert b["analyze_step_result"] == a["analyze_step_result"]
         origin = b["provenance"]["questions"]
-        assert a["provenance"]["questions"] == {"origin": "generated", "file": None, "file_sha256": None, "line": None, "written_by": None}
+        assert a["provenance"]["questions"] == {
+            "origin": "generated",
+            "file": None,
+            "file_sha256": None,
+            "line": None,
+            "written_by": None,
+        }
         assert origin["origin"] == "file" and origin["file_sha256"] == QuestionFile.load(questions).sha256
         assert not QUESTION_STEPS & {s["step"] for s in b["provenance"]["steps"]}
     comparison = compare_results(generated, reused)
@@ -92,8 +98,17 @@ def test_the_api_reads_a_question_file(written, small_judge):
 
 def test_score_refuses_a_file_without_its_source_before_the_judge_loads(written):
     _, questions, _ = written
-    done = run_cli("score", "--source", str(ROOT / "examples" / "source.txt"), "--summary",
-                   str(ROOT / "examples" / "summary.txt"), "--questions", str(questions), "--model", "no-such-judge")
+    done = run_cli(
+        "score",
+        "--source",
+        str(ROOT / "examples" / "source.txt"),
+        "--summary",
+        str(ROOT / "examples" / "summary.txt"),
+        "--questions",
+        str(questions),
+        "--model",
+        "no-such-judge",
+    )
     assert done.returncode == 3, done.stderr
     assert "holds no question set for this source" in done.stderr and "Traceback" not in done.stderr
 
@@ -104,7 +119,9 @@ def test_eval_refuses_another_datas_file_and_keeps_what_was_written(written, tmp
     out = tmp_path / "out.jsonl"
     out.write_text(json.dumps({"id": "y", "localsumm": {"status": "failed", "error": "earlier"}}) + "\n")
     before = out.read_bytes()
-    done = run_cli("eval", str(other), "--out", str(out), "--resume", "--questions", str(questions), "--model", "no-such-judge")
+    done = run_cli(
+        "eval", str(other), "--out", str(out), "--resume", "--questions", str(questions), "--model", "no-such-judge"
+    )
     assert done.returncode == 3 and "none of them a source of" in done.stderr and "Traceback" not in done.stderr
     assert out.read_bytes() == before
 
@@ -125,8 +142,17 @@ def test_questions_only_refuses_a_source_the_file_lacks(written, tmp_path):
     data, questions, _ = written
     rows = results(data) + [{"id": "new", "source": SOURCE, "summary": SUMMARY}]
     more = write_jsonl(tmp_path / "more.jsonl", rows)
-    done = run_cli("eval", str(more), "--out", str(tmp_path / "out.jsonl"), "--questions", str(questions),
-                   "--questions-only", "--model", "no-such-judge")
+    done = run_cli(
+        "eval",
+        str(more),
+        "--out",
+        str(tmp_path / "out.jsonl"),
+        "--questions",
+        str(questions),
+        "--questions-only",
+        "--model",
+        "no-such-judge",
+    )
     assert done.returncode == 3 and "line 4 (id new)" in done.stderr and "--questions-only" in done.stderr
 
 
@@ -141,7 +167,9 @@ def test_resume_refuses_another_version_of_the_question_file(written, tmp_path):
 def test_a_reference_gives_the_key_facts_without_loading_a_judge(tmp_path):
     data = write_jsonl(tmp_path / "realsumm.jsonl", records(REALSUMM, [0, 1]))  # one source, two summaries
     out = tmp_path / "q.jsonl"
-    done = run_cli("questions", str(data), "--out", str(out), "--from-reference", "meta.keyfacts_scus", "--model", "no-such-judge")
+    done = run_cli(
+        "questions", str(data), "--out", str(out), "--from-reference", "meta.keyfacts_scus", "--model", "no-such-judge"
+    )
     assert done.returncode == 0, done.stderr
     (line,) = results(out)
     facts = records(REALSUMM, [0])[0]["meta"]["keyfacts_scus"]
@@ -154,7 +182,9 @@ def test_a_reference_gives_the_key_facts_without_loading_a_judge(tmp_path):
 def test_a_reference_can_be_checked_against_its_source(tmp_path):
     data = write_jsonl(tmp_path / "realsumm.jsonl", records(REALSUMM, [0]))
     out = tmp_path / "q.jsonl"
-    done = run_cli("questions", str(data), "--out", str(out), "--from-reference", "meta.keyfacts_scus", "--question-check", *SMALL)
+    done = run_cli(
+        "questions", str(data), "--out", str(out), "--from-reference", "meta.keyfacts_scus", "--question-check", *SMALL
+    )
     assert done.returncode == 0, done.stderr
     (line,) = results(out)
     facts = records(REALSUMM, [0])[0]["meta"]["keyfacts_scus"]
@@ -163,8 +193,20 @@ def test_a_reference_can_be_checked_against_its_source(tmp_path):
 
 
 def test_bench_quality_asks_the_datasets_own_facts(tmp_path):
-    done = run_cli("bench", "quality", "--data", str(REALSUMM), "--limit", "2", "--questions", "reference",
-                   "--out", str(tmp_path), "--no-cache", *SMALL)
+    done = run_cli(
+        "bench",
+        "quality",
+        "--data",
+        str(REALSUMM),
+        "--limit",
+        "2",
+        "--questions",
+        "reference",
+        "--out",
+        str(tmp_path),
+        "--no-cache",
+        *SMALL,
+    )
     assert done.returncode == 0, done.stderr
     scored = results(tmp_path / "realsumm.smollm2-135m.reference-questions.jsonl")
     facts = records(REALSUMM, [0])[0]["meta"]["keyfacts_scus"]

@@ -3,10 +3,12 @@
 import pytest
 
 from localsumm import create_summarization_scorer
-from localsumm.errors import ConfigError
-from .scripted import ScriptedJudge
 from localsumm.config import Options
-from localsumm.summarization.rules import compute_scores, questions_to_ask, round_half_up
+from localsumm.errors import ConfigError
+from localsumm.summarization.analyze import questions_to_ask
+from localsumm.summarization.rules import compute_scores, round_half_up
+
+from .scripted import ScriptedJudge
 
 Q = [f"question {i}?" for i in range(12)]
 
@@ -57,7 +59,10 @@ def test_questions_are_capped_at_max_questions():
 
 def test_key_facts_are_asked_after_the_capped_questions_one_vote_each():
     facts = ["The museum reopened in 1932.", "Anna Berg designed it."]
-    assert questions_to_ask(Q[:12], 3, facts) == Q[:3] + ["Is it true that The museum reopened in 1932?", "Is it true that Anna Berg designed it?"]
+    assert questions_to_ask(Q[:12], 3, facts) == Q[:3] + [
+        "Is it true that The museum reopened in 1932?",
+        "Is it true that Anna Berg designed it?",
+    ]
     # The 4th and 5th verdicts are the facts', whatever lies beyond the question cap.
     s = compute_scores([True], Q[:12], [True, False, False, True, True], max_questions=3, key_facts=facts)
     assert s.questions_asked == 5 and s.coverage == 0.6
@@ -107,8 +112,8 @@ def test_all_claims_unsupported_scores_zero_but_is_scorable():
 def test_constrained_output_drops_items_that_break_bounds_the_grammar_leaves_out():
     import json
 
-    from localsumm.errors import JudgeError
     from localsumm.backends.grammar import parse
+    from localsumm.errors import JudgeError
     from localsumm.summarization.schemas import question_list
 
     long_question = "Did " + "the council meet again and " * 10 + "vote?"

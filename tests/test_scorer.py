@@ -9,6 +9,7 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.errors import ContextOverflowError
+
 from .scripted import ScriptedJudge
 
 SOURCE = "The company was founded in 1995 by John Smith. It grew to 500 employees by 2020. It is based in Seattle."
@@ -28,8 +29,10 @@ def test_full_result_with_an_unsupported_claim():
         claim_probabilities=[0.9, 0.95, 0.1],
         question_probabilities=[0.9, 0.2, 0.3],
     )
-    r = s.run(input={"inputMessages": [{"id": "1", "role": "user", "content": SOURCE}]},
-              output=[{"id": "2", "role": "assistant", "content": SUMMARY}])
+    r = s.run(
+        input={"inputMessages": [{"id": "1", "role": "user", "content": SOURCE}]},
+        output=[{"id": "2", "role": "assistant", "content": SUMMARY}],
+    )
     assert r.alignment_score == pytest.approx(2 / 3, abs=1e-4)
     assert r.coverage_score == pytest.approx(1 / 3, abs=1e-4)
     assert r.score == 0.33 and r.scorable
@@ -44,7 +47,9 @@ def test_full_result_with_an_unsupported_claim():
 
 
 def test_dict_run_and_keyword_run_agree():
-    kwargs = dict(claims=["A claim here."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[1.0])
+    kwargs = dict(
+        claims=["A claim here."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[1.0]
+    )
     a = scorer(**kwargs)[0].run({"input": SOURCE, "output": SUMMARY})
     b = scorer(**kwargs)[0].run(input=SOURCE, output=SUMMARY)
     assert a.to_dict() == b.to_dict()
@@ -52,7 +57,9 @@ def test_dict_run_and_keyword_run_agree():
 
 
 def test_camel_case_serialisation_uses_the_reference_keys():
-    s, _ = scorer(claims=["A claim here."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[0.0])
+    s, _ = scorer(
+        claims=["A claim here."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[0.0]
+    )
     r = s.run(input=SOURCE, output=SUMMARY)
     camel = json.loads(r.to_json(camel=True))
     snake = r.to_dict()
@@ -88,8 +95,10 @@ def test_no_claims_scores_zero_with_a_reason():
 
 def test_coverage_prompts_never_contain_the_source():
     s, judge = scorer(
-        claims=["Founded in 1995."], questions=["Was it founded in 1995?", "Is it in Seattle?"],
-        claim_probabilities=[0.9], question_probabilities=[0.9, 0.1],
+        claims=["Founded in 1995."],
+        questions=["Was it founded in 1995?", "Is it in Seattle?"],
+        claim_probabilities=[0.9],
+        question_probabilities=[0.9, 0.1],
     )
     s.run(input=SOURCE, output=SUMMARY)
     coverage = [c for c in judge.calls if c.step == "coverage"]
@@ -104,12 +113,15 @@ def test_coverage_prompts_never_contain_the_source():
 
 
 def test_alignment_judges_the_summary_sentences_by_default():
-    judge = ScriptedJudge(questions=["Was it founded in 1995?"], claim_probabilities=[0.9, 0.2], question_probabilities=[0.9])
+    judge = ScriptedJudge(
+        questions=["Was it founded in 1995?"], claim_probabilities=[0.9, 0.2], question_probabilities=[0.9]
+    )
     summary = "Founded in 1995 by John Smith, the company grew. It is based in Portland."
     r = create_summarization_scorer(judge).run(input=SOURCE, output=summary)
     assert "claims" not in {c.step for c in judge.calls}  # nothing generated for them
     assert [v.claim for v in r.preprocess_step_result.alignment] == [
-        "Founded in 1995 by John Smith, the company grew.", "It is based in Portland."
+        "Founded in 1995 by John Smith, the company grew.",
+        "It is based in Portland.",
     ]
     assert [v.supported for v in r.preprocess_step_result.alignment] == [True, False]
     assert r.alignment_score == 0.5 and r.provenance.claims == "sentences"
@@ -119,8 +131,12 @@ def test_alignment_judges_the_summary_sentences_by_default():
 
 def test_only_max_questions_are_asked():
     s = create_summarization_scorer(
-        ScriptedJudge(claims=["A claim."], questions=[f"Question number {i}?" for i in range(5)],
-                      claim_probabilities=[1.0], question_probabilities=[1.0] * 5),
+        ScriptedJudge(
+            claims=["A claim."],
+            questions=[f"Question number {i}?" for i in range(5)],
+            claim_probabilities=[1.0],
+            question_probabilities=[1.0] * 5,
+        ),
         max_questions=2,
     )
     r = s.run(input=SOURCE, output=SUMMARY)
@@ -130,7 +146,9 @@ def test_only_max_questions_are_asked():
 
 def test_a_context_too_small_for_the_instructions_names_both_sizes():
     s = create_summarization_scorer(ScriptedJudge(context_size=300))
-    with pytest.raises(ContextOverflowError, match=r"context of 300 tokens .* take [0-9,]+, which leaves 0 for the source"):
+    with pytest.raises(
+        ContextOverflowError, match=r"context of 300 tokens .* take [0-9,]+, which leaves 0 for the source"
+    ):
         s.run(input=SOURCE, output=SUMMARY)
 
 
@@ -165,12 +183,24 @@ def test_a_long_source_is_judged_in_windows():
 
 
 def test_provenance_records_steps_and_versions():
-    s, _ = scorer(claims=["A claim."], questions=["Is it so?"], claim_probabilities=[1.0], question_probabilities=[1.0],
-                  highlights=["A highlight of the source."], key_facts=["A fact of the source."])
+    s, _ = scorer(
+        claims=["A claim."],
+        questions=["Is it so?"],
+        claim_probabilities=[1.0],
+        question_probabilities=[1.0],
+        highlights=["A highlight of the source."],
+        key_facts=["A fact of the source."],
+    )
     r = s.run(input=SOURCE, output=SUMMARY)
     # key facts are on by default: highlights beside the source, their split in a context of its own
     assert [st.step for st in r.provenance.steps] == [
-        "claims", "questions", "answerable", "highlights", "key_facts", "alignment", "coverage"
+        "claims",
+        "questions",
+        "answerable",
+        "highlights",
+        "key_facts",
+        "alignment",
+        "coverage",
     ]
     assert r.provenance.key_facts is True
     assert r.provenance.model == "scripted"
@@ -179,8 +209,10 @@ def test_provenance_records_steps_and_versions():
 
 def test_summaries_of_one_source_share_one_question_set():
     s, judge = scorer(
-        claims=["A claim here."], questions=["Is it so?", "Is it not?"],
-        claim_probabilities=[1.0, 1.0], question_probabilities=[1.0, 0.0, 1.0, 1.0],
+        claims=["A claim here."],
+        questions=["Is it so?", "Is it not?"],
+        claim_probabilities=[1.0, 1.0],
+        question_probabilities=[1.0, 0.0, 1.0, 1.0],
     )
     first = s.run(input=SOURCE, output=SUMMARY)
     second = s.run(input=SOURCE, output="Another summary of the same source.")
@@ -213,7 +245,11 @@ def test_a_source_of_several_passages_is_asked_passage_by_passage():
     assert 2 * PASSAGE_TOKENS < len(source.split()) <= 3 * PASSAGE_TOKENS
     judge = ScriptedJudge(
         claims=["A claim."],
-        question_sets=[["Is fact 0 true?", "Is fact 1 true?"], ["Is fact 25 true?", "Is fact 0 true?"], ["Is fact 50 true?"]],
+        question_sets=[
+            ["Is fact 0 true?", "Is fact 1 true?"],
+            ["Is fact 25 true?", "Is fact 0 true?"],
+            ["Is fact 50 true?"],
+        ],
         claim_probabilities=[1.0],
         question_probabilities=[1.0, 0.0, 1.0, 0.0],
     )
@@ -225,7 +261,12 @@ def test_a_source_of_several_passages_is_asked_passage_by_passage():
         passage = prompt.split("<passage>\n", 1)[1].split("\n</passage>", 1)[0]
         assert sentences[20 * i] in passage and sentences[20 * i - 1 if i else 20] not in passage
     # In passage order, a repeated question once.
-    assert r.preprocess_step_result.questions == ["Is fact 0 true?", "Is fact 1 true?", "Is fact 25 true?", "Is fact 50 true?"]
+    assert r.preprocess_step_result.questions == [
+        "Is fact 0 true?",
+        "Is fact 1 true?",
+        "Is fact 25 true?",
+        "Is fact 50 true?",
+    ]
     assert r.coverage_score == 0.5
 
 
@@ -241,9 +282,13 @@ def test_a_short_source_or_a_small_max_questions_asks_the_whole_source():
 def test_a_claim_naming_a_number_or_name_absent_from_the_source_is_not_supported():
     # The scripted judge supports every claim; the literal check still refuses the two that name
     # what the source never mentions (2021, Portland), and says so in the verdict's reason.
-    kwargs = dict(questions=["Was it founded in 1995?"], claim_probabilities=[0.9, 0.9, 0.9], question_probabilities=[0.9])
+    kwargs = dict(
+        questions=["Was it founded in 1995?"], claim_probabilities=[0.9, 0.9, 0.9], question_probabilities=[0.9]
+    )
     claims = ["The company was founded in 1995 by John Smith.", "It was sold in 2021.", "It is based in Portland."]
-    checked = create_summarization_scorer(ScriptedJudge(claims=claims, **kwargs), claims="extracted").run(input=SOURCE, output=SUMMARY)
+    checked = create_summarization_scorer(ScriptedJudge(claims=claims, **kwargs), claims="extracted").run(
+        input=SOURCE, output=SUMMARY
+    )
     verdicts = checked.preprocess_step_result.alignment
     assert [v.supported for v in verdicts] == [True, False, False]
     assert [v.unmatched for v in verdicts] == [[], ["2021"], ["Portland"]]
@@ -263,18 +308,23 @@ def test_a_chinese_summary_gets_its_questions_and_claims_asked_in_chinese():
     source = "青川市政府周二宣布，新大桥将于2021年5月通车。大桥全长1.2公里。"
     summary = "新大桥将于2021年5月通车。大桥全长1.2公里。"
     judge = ScriptedJudge(
-        claims=["新大桥将于2021年5月通车。"], questions=["新大桥是否于2021年5月通车？"],
-        claim_probabilities=[0.9, 0.9], question_probabilities=[0.9],
+        claims=["新大桥将于2021年5月通车。"],
+        questions=["新大桥是否于2021年5月通车？"],
+        claim_probabilities=[0.9, 0.9],
+        question_probabilities=[0.9],
     )
     r = create_summarization_scorer(judge).run(input=source, output=summary)
     assert r.provenance.language == "zh"
     assert [v.claim for v in r.preprocess_step_result.alignment] == ["新大桥将于2021年5月通车。", "大桥全长1.2公里。"]
     [ask] = [c for c in judge.calls if c.step == "questions"]
     assert "Write the questions in Chinese." in ask.prompt and "是否于1932年" in ask.prompt
-    english = ScriptedJudge(questions=["Was it founded in 1995?"], claim_probabilities=[0.9], question_probabilities=[0.9])
+    english = ScriptedJudge(
+        questions=["Was it founded in 1995?"], claim_probabilities=[0.9], question_probabilities=[0.9]
+    )
     english_result = create_summarization_scorer(english).run(input=SOURCE, output=SUMMARY)
     assert english_result.provenance.language == "en"
     assert not any("Write the questions in" in c.prompt for c in english.calls)
+
 
 def test_a_question_the_source_does_not_answer_is_dropped_before_coverage_and_recorded():
     s, judge = scorer(
@@ -299,19 +349,28 @@ def test_a_question_the_source_does_not_answer_is_dropped_before_coverage_and_re
 
 def test_without_the_check_every_question_is_asked():
     s, judge = scorer(
-        claims=["A claim here."], questions=["Is it so?", "Is it not?"], claim_probabilities=[1.0],
-        answerable_probabilities=[0.0, 0.0], question_probabilities=[1.0, 1.0],
+        claims=["A claim here."],
+        questions=["Is it so?", "Is it not?"],
+        claim_probabilities=[1.0],
+        answerable_probabilities=[0.0, 0.0],
+        question_probabilities=[1.0, 1.0],
     )
     s.options = s.options.replace(question_check=False)
     r = s.run(input=SOURCE, output=SUMMARY)
-    assert r.preprocess_step_result.questions == ["Is it so?", "Is it not?"] and not r.preprocess_step_result.dropped_questions
+    assert (
+        r.preprocess_step_result.questions == ["Is it so?", "Is it not?"]
+        and not r.preprocess_step_result.dropped_questions
+    )
     assert not [c for c in judge.calls if c.step == "answerable"] and r.provenance.question_check is False
 
 
 def test_if_every_question_would_be_dropped_the_most_answerable_is_kept():
     s, _ = scorer(
-        claims=["A claim here."], questions=["Is it so?", "Is it not?"], claim_probabilities=[1.0],
-        answerable_probabilities=[0.2, 0.4], question_probabilities=[1.0],
+        claims=["A claim here."],
+        questions=["Is it so?", "Is it not?"],
+        claim_probabilities=[1.0],
+        answerable_probabilities=[0.2, 0.4],
+        question_probabilities=[1.0],
     )
     r = s.run(input=SOURCE, output=SUMMARY)
     assert r.preprocess_step_result.questions == ["Is it not?"]
@@ -321,8 +380,11 @@ def test_if_every_question_would_be_dropped_the_most_answerable_is_kept():
 
 def test_a_later_summary_of_the_source_reuses_the_checked_questions():
     s, judge = scorer(
-        claims=["A claim here."], questions=["Is it so?", "Is it not?"], claim_probabilities=[1.0, 1.0],
-        answerable_probabilities=[0.9, 0.1], question_probabilities=[1.0, 1.0],
+        claims=["A claim here."],
+        questions=["Is it so?", "Is it not?"],
+        claim_probabilities=[1.0, 1.0],
+        answerable_probabilities=[0.9, 0.1],
+        question_probabilities=[1.0, 1.0],
     )
     first = s.run(input=SOURCE, output=SUMMARY)
     second = s.run(input=SOURCE, output=SUMMARY + " More.")
@@ -332,8 +394,10 @@ def test_a_later_summary_of_the_source_reuses_the_checked_questions():
 
 
 KEY_FACT_JUDGE = dict(
-    claims=["The company was founded in 1995."], questions=["Was it founded in 1995?", "Is it based in Seattle?"],
-    claim_probabilities=[0.9, 0.9], question_probabilities=[0.9, 0.2, 0.8, 0.1, 0.9, 0.2, 0.8, 0.1],
+    claims=["The company was founded in 1995."],
+    questions=["Was it founded in 1995?", "Is it based in Seattle?"],
+    claim_probabilities=[0.9, 0.9],
+    question_probabilities=[0.9, 0.2, 0.8, 0.1, 0.9, 0.2, 0.8, 0.1],
     highlights=["John Smith founded the company in 1995, and it is based in Seattle."],
     key_facts=["John Smith founded the company in 1995.", "The company is based in Seattle."],
 )
@@ -347,13 +411,16 @@ def test_key_facts_are_asked_after_the_questions_and_count_as_they_do():
     assert pre.highlights == KEY_FACT_JUDGE["highlights"] and pre.key_facts == KEY_FACT_JUDGE["key_facts"]
     assert pre.questions == KEY_FACT_JUDGE["questions"]
     assert [v.question for v in r.analyze_step_result.coverage] == pre.questions + [
-        "Is it true that John Smith founded the company in 1995?", "Is it true that The company is based in Seattle?"
+        "Is it true that John Smith founded the company in 1995?",
+        "Is it true that The company is based in Seattle?",
     ]
     assert r.coverage_score == 0.5 and r.provenance.key_facts is True  # 2 of 4: question 1 and fact 1
     # The highlights are written beside the source; the split and coverage never see it.
     [highlights] = [c for c in judge.calls if c.step == "highlights"]
     [split] = [c for c in judge.calls if c.step == "key_facts"]
-    assert SOURCE in highlights.prompt and SOURCE not in split.prompt and KEY_FACT_JUDGE["highlights"][0] in split.prompt
+    assert (
+        SOURCE in highlights.prompt and SOURCE not in split.prompt and KEY_FACT_JUDGE["highlights"][0] in split.prompt
+    )
     assert not any(SOURCE in c.prompt for c in judge.calls if c.step == "coverage")
     assert "does not answer 2 of 4 questions" in r.reason
 
@@ -385,7 +452,9 @@ def test_key_facts_the_source_does_not_answer_are_dropped_as_questions_are():
     assert pre.key_facts == KEY_FACT_JUDGE["key_facts"][:1]
     assert [(d.question, d.probability) for d in pre.dropped_questions] == [(seattle, 0.2)]
     assert 'does not answer it "yes": judge probability 0.20' in pre.dropped_questions[0].reason
-    assert seattle not in [v.question for v in r.analyze_step_result.coverage] and len(r.analyze_step_result.coverage) == 3
+    assert (
+        seattle not in [v.question for v in r.analyze_step_result.coverage] and len(r.analyze_step_result.coverage) == 3
+    )
     # Checked in the source context, like the questions; a later summary shares the verdicts.
     checks = [c for c in judge.calls if c.step == "answerable"]
     assert len(checks) == 4 and all(SOURCE in c.prompt for c in checks) and seattle in checks[-1].prompt
@@ -395,13 +464,22 @@ def test_key_facts_the_source_does_not_answer_are_dropped_as_questions_are():
 
     unchecked = ScriptedJudge(**KEY_FACT_JUDGE, answerable_probabilities=[0.9, 0.9, 0.9, 0.2])
     r = create_summarization_scorer(unchecked, key_facts=True, question_check=False).run(input=SOURCE, output=SUMMARY)
-    assert r.preprocess_step_result.key_facts == KEY_FACT_JUDGE["key_facts"] and not r.preprocess_step_result.dropped_questions
+    assert (
+        r.preprocess_step_result.key_facts == KEY_FACT_JUDGE["key_facts"]
+        and not r.preprocess_step_result.dropped_questions
+    )
 
 
 def test_key_facts_are_english_only():
     source = "这家公司由约翰·史密斯于1995年创立。它位于西雅图。"
-    s, judge = scorer(claims=["公司成立于1995年。"], questions=["公司是否成立于1995年？"], claim_probabilities=[0.9],
-                      question_probabilities=[0.9], highlights=["公司成立于1995年。"], key_facts=["公司成立于1995年。"])
+    s, judge = scorer(
+        claims=["公司成立于1995年。"],
+        questions=["公司是否成立于1995年？"],
+        claim_probabilities=[0.9],
+        question_probabilities=[0.9],
+        highlights=["公司成立于1995年。"],
+        key_facts=["公司成立于1995年。"],
+    )
     s.options = s.options.replace(key_facts=True)
     r = s.run(input=source, output="这家公司成立于1995年，位于西雅图。")
     assert r.provenance.language == "zh" and not r.preprocess_step_result.key_facts

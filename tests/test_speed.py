@@ -8,7 +8,9 @@ from .conftest import SOURCE, SUMMARY, run_cli
 def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
     data = tmp_path / "data.jsonl"
     later = "Harbor Lights makes beer in Maine."
-    data.write_text("".join(json.dumps({"id": i, "source": SOURCE, "summary": s}) + "\n" for i, s in (("a", SUMMARY), ("b", later))))
+    data.write_text(
+        "".join(json.dumps({"id": i, "source": SOURCE, "summary": s}) + "\n" for i, s in (("a", SUMMARY), ("b", later)))
+    )
     out = tmp_path / "speed.json"
     done = run_cli("bench", "speed", "--data", str(data), "--items", "1", "--model", "smollm2-135m", "--json", str(out))
     assert done.returncode == 0, done.stderr
@@ -22,7 +24,9 @@ def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
     assert figures["native_grammar_ms_per_token"] > 0
     assert "engine floor" in done.stdout
     # The later summary of the same source, and each lever measured in the same run.
-    assert 0 < row["later_seconds"] < row["seconds"] and figures["median_later_seconds"] == round(row["later_seconds"], 2)
+    assert 0 < row["later_seconds"] < row["seconds"] and figures["median_later_seconds"] == round(
+        row["later_seconds"], 2
+    )
     engine = {"verdicts side by side in one batch", "prompt-lookup drafts in generation"}
     setting = "key facts (a setting; below 1: their cost)"  # on by default, so its cost is timed too
     assert set(figures["levers"]) == engine | {setting}

@@ -1,11 +1,18 @@
-from localsumm.files import read_text
-from localsumm.summarization.prompts import fence
-from localsumm.text import closest_sentence, content_words, detect_language, number_keys, sentence_spans, sentences, tokens
-from localsumm.text.numerals import numeral_value
-
 import pytest
 
 from localsumm.errors import InputError
+from localsumm.files import read_text
+from localsumm.summarization.prompts import fence
+from localsumm.text import (
+    closest_sentence,
+    content_words,
+    detect_language,
+    number_keys,
+    sentence_spans,
+    sentences,
+    tokens,
+)
+from localsumm.text.numerals import numeral_value
 
 
 def test_sentences_split_on_end_punctuation_and_newlines():
@@ -42,8 +49,16 @@ def test_titles_and_abbreviations_do_not_end_a_sentence():
 
 def test_chinese_and_japanese_sentences_end_at_their_own_stops_with_closing_quotes():
     zh = "青川市政府宣布，新大桥将于2021年5月通车。大桥全长1.2公里！“这是我们的骄傲？”市长说。"
-    assert sentences(zh) == ["青川市政府宣布，新大桥将于2021年5月通车。", "大桥全长1.2公里！", "“这是我们的骄傲？”", "市长说。"]
-    assert sentences("東京は日本の首都です。人口は約1400万人です！") == ["東京は日本の首都です。", "人口は約1400万人です！"]
+    assert sentences(zh) == [
+        "青川市政府宣布，新大桥将于2021年5月通车。",
+        "大桥全长1.2公里！",
+        "“这是我们的骄傲？”",
+        "市长说。",
+    ]
+    assert sentences("東京は日本の首都です。人口は約1400万人です！") == [
+        "東京は日本の首都です。",
+        "人口は約1400万人です！",
+    ]
 
 
 def test_sentence_spans_point_into_the_text():
@@ -85,7 +100,14 @@ def test_tokens_split_cjk_into_characters_and_leave_english_as_split():
 
 @pytest.mark.parametrize(
     ("run", "value"),
-    [("二〇二一", 2021), ("五百", 500), ("五亿", 500_000_000), ("三亿五千万", 350_000_000), ("十八", 18), ("两千", 2000)],
+    [
+        ("二〇二一", 2021),
+        ("五百", 500),
+        ("五亿", 500_000_000),
+        ("三亿五千万", 350_000_000),
+        ("十八", 18),
+        ("两千", 2000),
+    ],
 )
 def test_chinese_numerals_have_their_value(run, value):
     assert numeral_value(run) == value

@@ -12,8 +12,9 @@ group (``myjudge = "my_package:open_judge"`` makes ``--model myjudge:NAME`` work
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import Any, Callable
+from typing import Any
 
 from ..config.options import Options, make_options
 from ..config.thresholds import threshold_override
@@ -45,7 +46,9 @@ def _open_openai(name: str, options: Options) -> Judge:
     from .openai import DEFAULT_CONTEXT, OpenAIJudge
 
     return OpenAIJudge(
-        name, base_url=options.base_url, context_size=options.n_ctx or DEFAULT_CONTEXT,
+        name,
+        base_url=options.base_url,
+        context_size=options.n_ctx or DEFAULT_CONTEXT,
         seed=DEFAULT_SEED if options.seed is None else options.seed,
         response_format=options.response_format or "json_schema",
     )
@@ -94,7 +97,9 @@ def open_judge(model: str | os.PathLike[str] | None = None, options: Options | N
     opener = _BACKENDS.get(prefix) or _plugin(prefix)
     if opener is None:
         known = ", ".join(f"{p}:NAME" for p in _BACKENDS)
-        raise ModelError(f"no judge backend for {prefix!r} in {model!r}; known: {known}, a registry name or a .gguf path")
+        raise ModelError(
+            f"no judge backend for {prefix!r} in {model!r}; known: {known}, a registry name or a .gguf path"
+        )
     return opener(str(model).split(":", 1)[1], options)
 
 

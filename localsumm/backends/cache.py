@@ -15,8 +15,9 @@ import hashlib
 import json
 import sqlite3
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..config.paths import cache_root
 from ..protocol import Judge, JudgeCall, Messages, T, yes_probabilities
@@ -36,7 +37,8 @@ class JudgeCallCache:
         self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(
-            "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, prompt TEXT NOT NULL, output TEXT NOT NULL, created REAL NOT NULL)"
+            "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, prompt TEXT NOT NULL, output TEXT NOT NULL, "
+            "created REAL NOT NULL)"
         )
 
     def get(self, key: str) -> tuple[str, str] | None:

@@ -5,8 +5,8 @@ Two measured costs shape this module (``benchmarks/experiments/grammar_cost.py``
 - A bounded string (``maxLength: 300``) inside a bounded list becomes a regex
   repetition ``{3,300}`` repeated per item; the automaton grows with the
   product, and building outlines' token index took 62–82 s for the claims
-  schema even with SmolLM2's 49k vocabulary (1.2 s without the string bound). The grammar therefore bounds lists but not string
-  lengths; pydantic enforces the string bounds on the result, and the
+  schema even with SmolLM2's 49k vocabulary (1.2 s without the string bound).
+  The grammar therefore bounds lists but not string lengths; pydantic enforces the string bounds on the result, and the
   generation's token cap bounds the text in any case.
 - Building the index for one schema still takes 4–9 s with Qwen2.5's 151k
   vocabulary, so the built index is pickled in the cache directory, keyed by
@@ -21,8 +21,9 @@ import json
 import os
 import pickle
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar, get_args
+from typing import Any, TypeVar, get_args
 
 import numpy as np
 from pydantic import BaseModel, TypeAdapter, ValidationError

@@ -4,9 +4,10 @@
 environment (``LOCALSUMM_API_KEY``, else ``OPENAI_API_KEY``). Structured output
 uses the same pydantic types as the local judge, sent as OpenAI's
 ``json_schema`` response format, or for servers that only know the older
-``json_object`` type with a ``schema`` (llama-cpp-python's server) as that. Verdicts are probabilities when the endpoint returns token
-log-probabilities (the same P(yes) / (P(yes) + P(no)) as the local judge), and
-the answer itself (1 or 0) when it does not; the verdict's output says which.
+``json_object`` type with a ``schema`` (llama-cpp-python's server) as that.
+Verdicts are probabilities when the endpoint returns token log-probabilities
+(the same P(yes) / (P(yes) + P(no)) as the local judge), and the answer itself
+(1 or 0) when it does not; the verdict's output says which.
 
 This is the only judge that uses the network at scoring time, and only to the
 endpoint it is given.
@@ -87,14 +88,21 @@ class OpenAIJudge:
         start = time.perf_counter()
         schema = output_type.model_json_schema()
         if self.response_format == "json_schema":
-            response_format = {"type": "json_schema", "json_schema": {"name": output_type.__name__, "schema": schema, "strict": True}}
+            response_format = {
+                "type": "json_schema",
+                "json_schema": {"name": output_type.__name__, "schema": schema, "strict": True},
+            }
         else:
             response_format = {"type": "json_object", "schema": schema}
-        response = self._create(step, messages=_flatten(messages), max_tokens=max_tokens, response_format=response_format)
+        response = self._create(
+            step, messages=_flatten(messages), max_tokens=max_tokens, response_format=response_format
+        )
         choice = response.choices[0]
         output = choice.message.content or ""
         if choice.finish_reason == "length":
-            raise JudgeError(f"{step}: the judge's answer hit its cap of {max_tokens} tokens before the JSON was complete")
+            raise JudgeError(
+                f"{step}: the judge's answer hit its cap of {max_tokens} tokens before the JSON was complete"
+            )
         try:
             value = parse(output_type, output)
         except JudgeError as e:

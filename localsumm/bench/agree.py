@@ -36,7 +36,13 @@ class Agreement:
 
 
 def run_agree(
-    data: Path, first: Judge, second: Judge, *, limit: int | None = None, options: Options | None = None, **settings: object
+    data: Path,
+    first: Judge,
+    second: Judge,
+    *,
+    limit: int | None = None,
+    options: Options | None = None,
+    **settings: object,
 ) -> Agreement:
     """Both judges score the first ``limit`` records; the second also judges the first's claims and questions."""
     options = make_options(options, **settings)
@@ -82,13 +88,20 @@ def run_agree(
 
 
 def markdown(a: Agreement) -> str:
-    f = lambda v: "n/a" if v != v else f"{v:.3f}"
-    return "\n".join([
-        f"| | {a.judges[0]} | {a.judges[1]} |",
-        "|---|---:|---:|",
-        f"| mean score | {a.mean_score[0]:.3f} | {a.mean_score[1]:.3f} |",
-        f"| seconds per item | {a.seconds_per_item[0]:.1f} | {a.seconds_per_item[1]:.1f} |",
-        "",
-        f"{a.items} items; Cohen's kappa on {a.claims} claims {f(a.kappa_claims)}, on {a.questions} questions "
-        f"{f(a.kappa_questions)}; score Pearson {f(a.score_pearson)}, Spearman {f(a.score_spearman)}",
-    ]) + "\n"
+    def f(v):
+        return "n/a" if v != v else f"{v:.3f}"
+
+    return (
+        "\n".join(
+            [
+                f"| | {a.judges[0]} | {a.judges[1]} |",
+                "|---|---:|---:|",
+                f"| mean score | {a.mean_score[0]:.3f} | {a.mean_score[1]:.3f} |",
+                f"| seconds per item | {a.seconds_per_item[0]:.1f} | {a.seconds_per_item[1]:.1f} |",
+                "",
+                f"{a.items} items; Cohen's kappa on {a.claims} claims {f(a.kappa_claims)}, on {a.questions} questions "
+                f"{f(a.kappa_questions)}; score Pearson {f(a.score_pearson)}, Spearman {f(a.score_spearman)}",
+            ]
+        )
+        + "\n"
+    )

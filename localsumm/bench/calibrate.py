@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..protocol import Thresholds
 from ..runs.results import ResultLine
@@ -49,7 +50,9 @@ def labelled_items(lines: list[ResultLine]) -> list[LabelledItem]:
                 doc=line.doc,
                 claim_probabilities=[v.support for v in result.preprocess_step_result.alignment],
                 # A verdict without a probability (a judge without log-probabilities) has no threshold to fit.
-                question_probabilities=[v.probability for v in result.analyze_step_result.coverage if v.probability is not None],
+                question_probabilities=[
+                    v.probability for v in result.analyze_step_result.coverage if v.probability is not None
+                ],
                 label_alignment=line.label_alignment,
                 label_coverage=line.label_coverage,
             )
@@ -69,11 +72,15 @@ def _all_supported(item: LabelledItem, threshold: float) -> bool:
 
 
 def _coverage(item: LabelledItem, threshold: float) -> float:
-    return compute_scores([True], ["?"] * len(item.question_probabilities), [p >= threshold for p in item.question_probabilities]).coverage
+    return compute_scores(
+        [True], ["?"] * len(item.question_probabilities), [p >= threshold for p in item.question_probabilities]
+    ).coverage
 
 
 def alignment_balanced_accuracy(items: list[LabelledItem], threshold: float) -> float:
-    return metrics.balanced_accuracy([_all_supported(i, threshold) for i in items], metrics.known([i.label_alignment for i in items]))
+    return metrics.balanced_accuracy(
+        [_all_supported(i, threshold) for i in items], metrics.known([i.label_alignment for i in items])
+    )
 
 
 def coverage_pearson(items: list[LabelledItem], threshold: float) -> float:

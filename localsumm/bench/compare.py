@@ -31,17 +31,24 @@ class Comparison:
     """Of those, asked by one run only."""
 
     def markdown(self, first: str, second: str) -> str:
-        share = lambda k, n: f"{k}/{n} ({k / n:.1%})" if n else "0/0"
-        return "\n".join([
-            f"{first} against {second}: {self.items} items in both",
-            "",
-            "| measure | value |",
-            "|---|---:|",
-            f"| largest score difference | {self.largest_score_difference:.2f} ({self.largest_at}) |",
-            f"| items whose score changed | {share(self.scores_changed, self.items)} |",
-            f"| verdicts changed (same claim or question) | {share(self.verdicts_changed, self.verdicts)} |",
-            f"| questions asked by one run only | {share(self.questions_changed, self.questions_asked)} |",
-        ]) + "\n"
+        def share(k, n):
+            return f"{k}/{n} ({k / n:.1%})" if n else "0/0"
+
+        return (
+            "\n".join(
+                [
+                    f"{first} against {second}: {self.items} items in both",
+                    "",
+                    "| measure | value |",
+                    "|---|---:|",
+                    f"| largest score difference | {self.largest_score_difference:.2f} ({self.largest_at}) |",
+                    f"| items whose score changed | {share(self.scores_changed, self.items)} |",
+                    f"| verdicts changed (same claim or question) | {share(self.verdicts_changed, self.verdicts)} |",
+                    f"| questions asked by one run only | {share(self.questions_changed, self.questions_asked)} |",
+                ]
+            )
+            + "\n"
+        )
 
 
 def _verdicts(result: SummarizationResult) -> tuple[dict[str, bool], dict[str, bool]]:

@@ -17,13 +17,12 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from ..errors import ConfigError
 from .speed import first_item_per_source
 
 # The session's tests, written beside their items; each records its wall time and its result's step seconds.
-_TEST_FILE = '''
+_TEST_FILE = """
 import json, time
 from pathlib import Path
 
@@ -43,7 +42,7 @@ def test_summary(i, summarization_scorer):
     steps = result.seconds
     with open(HERE / "timings.jsonl", "a", encoding="utf-8") as f:
         f.write(json.dumps({"i": i, "wall": wall, "steps": steps, "score": result.score}) + "\\n")
-'''
+"""
 
 
 @dataclass
@@ -101,7 +100,9 @@ def _run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
     done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if done.returncode != 0:
-        raise ConfigError(f"{' '.join(args[:4])} ... failed (exit {done.returncode}):\n{(done.stdout + done.stderr)[-2000:]}")
+        raise ConfigError(
+            f"{' '.join(args[:4])} ... failed (exit {done.returncode}):\n{(done.stdout + done.stderr)[-2000:]}"
+        )
     return wall, done.stdout
 
 
@@ -120,9 +121,15 @@ def run_harness(data: Path, *, model: str | None = None, items: int = 5) -> Harn
             "[pytest]\n" + (f"localsumm_model = {model}\n" if model else "") + "localsumm_options = cache=false\n",
             encoding="utf-8",
         )
-        wall, _ = _run([sys.executable, "-m", "pytest", "-q", "-p", "localsumm.pytest_plugin", "-p", "no:cacheprovider"], root, env)
-        timings = sorted((json.loads(line) for line in (root / "timings.jsonl").read_text().splitlines()), key=lambda t: t["i"])
-        in_session = Side(wall, sum(t["steps"] for t in timings), [t["wall"] for t in timings], [t["score"] for t in timings])
+        wall, _ = _run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "localsumm.pytest_plugin", "-p", "no:cacheprovider"], root, env
+        )
+        timings = sorted(
+            (json.loads(line) for line in (root / "timings.jsonl").read_text().splitlines()), key=lambda t: t["i"]
+        )
+        in_session = Side(
+            wall, sum(t["steps"] for t in timings), [t["wall"] for t in timings], [t["score"] for t in timings]
+        )
 
         walls, steps, scores = [], 0.0, []
         for i, item in enumerate(chosen):

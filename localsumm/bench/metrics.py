@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -63,7 +63,7 @@ def kendall(x: Values, y: Values) -> float:
     return concordance / denominator if denominator else math.nan
 
 
-def roc_auc(scores: Sequence[float], labels: Sequence[float]) -> float:
+def roc_auc(scores: Values, labels: Values) -> float:
     """Probability that a random positive scores above a random negative (ties count half)."""
     s, y = np.asarray(scores, float), np.asarray(labels, float) >= 0.5
     pos, neg = s[y], s[~y]

@@ -28,15 +28,19 @@ def _roc(ax, scores: list[float], labels: list[float], name: str) -> None:
     ax.plot(xs, ys, label=name)
 
 
-def quality_plot(path: Path, dataset: str, items: list["Item"], threshold: float) -> None:
+def quality_plot(path: Path, dataset: str, items: list[Item], threshold: float) -> None:
     """Score against label for each label the dataset has; a ROC curve for binary alignment labels."""
     panels = []
     aligned = [i for i in items if i.label_alignment is not None]
     covered = [i for i in items if i.label_coverage is not None]
     if aligned:
-        panels.append(("alignment", [i.alignment for i in aligned], "label_alignment", [i.label_alignment for i in aligned]))
+        panels.append(
+            ("alignment", [i.alignment for i in aligned], "label_alignment", [i.label_alignment for i in aligned])
+        )
     if covered:
-        panels.append(("coverage", [i.coverage for i in covered], "label_coverage", [i.label_coverage for i in covered]))
+        panels.append(
+            ("coverage", [i.coverage for i in covered], "label_coverage", [i.label_coverage for i in covered])
+        )
     binary = bool(aligned) and {i.label_alignment for i in aligned} <= {0.0, 1.0}
     fig, axes = plt.subplots(1, len(panels) + binary, figsize=(4.5 * (len(panels) + binary), 4), squeeze=False)
     rng = np.random.default_rng(0)

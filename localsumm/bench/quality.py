@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,8 +23,8 @@ from ..errors import ConfigError
 from ..protocol import Judge
 from ..runs.evaluate import evaluate_file
 from ..runs.questions import write_questions
-from ..summarization.question_file import QuestionFile
 from ..runs.results import ResultLine, read_results
+from ..summarization.question_file import QuestionFile
 from ..text import tokens
 from . import metrics
 
@@ -68,6 +69,7 @@ class Item:
 def bigram_overlap(summary: str, source: str) -> float:
     """Share of the summary's word bigrams found in the source: the lexical baseline for alignment. A CJK
     character counts as a word (those scripts have no spaces), so the baselines mean the same there."""
+
     def bigrams(text: str) -> set[tuple[str, str]]:
         words = [w for w in tokens(text) if any(c.isalnum() for c in w)]
         return set(zip(words, words[1:]))
@@ -101,9 +103,26 @@ def items_from_results(lines: list[ResultLine]) -> list[Item]:
     return items
 
 
+def _pooled(measure: metrics.Measure, x: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], float]:
+    """``measure`` on the items a bootstrap resample picks."""
+    return lambda idx: measure(x[idx], y[idx])
+
+
+def _per_document(
+    measure: metrics.Measure, x: np.ndarray, y: np.ndarray, docs: np.ndarray
+) -> Callable[[np.ndarray], float]:
+    """``measure`` within each document, averaged, on the items a bootstrap resample picks."""
+    return lambda idx: metrics.per_document(measure, x[idx], y[idx], docs[idx].tolist())
+
+
 def _figure(
-    dataset: str, label: str, predictor: str, name: str,
-    measure: Callable[[np.ndarray], float], n: int, groups: Sequence[str] | None,
+    dataset: str,
+    label: str,
+    predictor: str,
+    name: str,
+    measure: Callable[[np.ndarray], float],
+    n: int,
+    groups: Sequence[str] | None,
     documents: tuple[int, int] | None = None,
 ) -> Figure:
     value = measure(np.arange(n))
@@ -126,21 +145,34 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
             x = np.asarray(values, float)
             for kind in kinds:
                 fn = {"pearson": metrics.pearson, "spearman": metrics.spearman, "kendall": metrics.kendall}[kind]
-                figures.append(_figure(dataset, label, predictor, kind, lambda idx: fn(x[idx], y[idx]), len(y), None))
-                figures.append(_figure(
-                    dataset, label, predictor, f"{kind} per document",
-                    lambda idx: metrics.per_document(fn, x[idx], y[idx], d[idx].tolist()), len(y), docs,
-                    metrics.documents_counted(values, labels, docs),
-                ))
+                figures.append(_figure(dataset, label, predictor, kind, _pooled(fn, x, y), len(y), None))
+                figures.append(
+                    _figure(
+                        dataset,
+                        label,
+                        predictor,
+                        f"{kind} per document",
+                        _per_document(fn, x, y, d),
+                        len(y),
+                        docs,
+                        metrics.documents_counted(values, labels, docs),
+                    )
+                )
 
     aligned = [i for i in items if i.label_alignment is not None]
     if aligned:
         labels = metrics.known([i.label_alignment for i in aligned])
-        correlations("label_alignment", aligned, labels, {
-            "alignment": [i.alignment for i in aligned],
-            "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
-            "baseline: summary length": [i.length for i in aligned],
-        }, ["spearman", "kendall"])
+        correlations(
+            "label_alignment",
+            aligned,
+            labels,
+            {
+                "alignment": [i.alignment for i in aligned],
+                "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
+                "baseline: summary length": [i.length for i in aligned],
+            },
+            ["spearman", "kendall"],
+        )
         if set(labels) <= {0.0, 1.0}:
             y = np.asarray(labels)
             for predictor, values in {
@@ -149,26 +181,60 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
                 "baseline: summary length": [i.length for i in aligned],
             }.items():
                 x = np.asarray(values)
-                figures.append(_figure(dataset, "label_alignment", predictor, "ROC-AUC", lambda idx: metrics.roc_auc(x[idx], y[idx]), len(y), None))
+                figures.append(
+                    _figure(
+                        dataset,
+                        "label_alignment",
+                        predictor,
+                        "ROC-AUC",
+                        _pooled(metrics.roc_auc, x, y),
+                        len(y),
+                        None,
+                    )
+                )
             predicted = np.asarray([i.weakest_claim >= threshold for i in aligned])
-            figures.append(_figure(
-                dataset, "label_alignment", f"all claims supported (threshold {threshold:g})", "balanced accuracy",
-                lambda idx: metrics.balanced_accuracy(predicted[idx], y[idx]), len(y), None,
-            ))
+            figures.append(
+                _figure(
+                    dataset,
+                    "label_alignment",
+                    f"all claims supported (threshold {threshold:g})",
+                    "balanced accuracy",
+                    lambda idx: metrics.balanced_accuracy(predicted[idx], y[idx]),
+                    len(y),
+                    None,
+                )
+            )
     covered = [i for i in items if i.label_coverage is not None]
     if covered:
-        correlations("label_coverage", covered, metrics.known([i.label_coverage for i in covered]), {
-            "coverage": [i.coverage for i in covered],
-            "baseline: bigram overlap": [i.bigram_overlap for i in covered],
-            "baseline: summary length": [i.length for i in covered],
-        }, ["pearson", "spearman"])
+        correlations(
+            "label_coverage",
+            covered,
+            metrics.known([i.label_coverage for i in covered]),
+            {
+                "coverage": [i.coverage for i in covered],
+                "baseline: bigram overlap": [i.bigram_overlap for i in covered],
+                "baseline: summary length": [i.length for i in covered],
+            },
+            ["pearson", "spearman"],
+        )
     both = [i for i in items if i.label_alignment is not None and i.label_coverage is not None]
     if both:
-        correlations("label_mean", both, [(a + c) / 2 for a, c in zip(metrics.known([i.label_alignment for i in both]), metrics.known([i.label_coverage for i in both]))], {
-            "score": [i.score for i in both],
-            "baseline: bigram overlap": [i.bigram_overlap for i in both],
-            "baseline: summary length": [i.length for i in both],
-        }, ["spearman", "kendall"])
+        correlations(
+            "label_mean",
+            both,
+            [
+                (a + c) / 2
+                for a, c in zip(
+                    metrics.known([i.label_alignment for i in both]), metrics.known([i.label_coverage for i in both])
+                )
+            ],
+            {
+                "score": [i.score for i in both],
+                "baseline: bigram overlap": [i.bigram_overlap for i in both],
+                "baseline: summary length": [i.length for i in both],
+            },
+            ["spearman", "kendall"],
+        )
     return figures
 
 
@@ -177,20 +243,29 @@ def markdown(figures: list[Figure]) -> str:
         "| dataset | label | predictor | measure | value | 95% CI | n | documents (predictor constant, counted as 0) |",
         "|---|---|---|---|---:|---|---:|---:|",
     ]
-    fmt = lambda v: "n/a" if math.isnan(v) else f"{v:.3f}"
+
+    def fmt(v):
+        return "n/a" if math.isnan(v) else f"{v:.3f}"
+
     for f in figures:
         docs = "" if f.documents is None else f"{f.documents} ({f.constant_documents})"
         rows.append(
             f"| {f.dataset} | {f.label} | {f.predictor} | {f.measure} | {fmt(f.value)} | [{fmt(f.low)}, {fmt(f.high)}] "
             f"| {f.n} | {docs} |"
         )
-    return "\n".join(rows) + "\n" + (
-        "\nPer-document figures: documents whose labels are all equal are left out; a document where the predictor "
-        "gave every summary the same value counts as 0 for a correlation (it ranked nothing).\n"
+    return (
+        "\n".join(rows)
+        + "\n"
+        + (
+            "\nPer-document figures: documents whose labels are all equal are left out; a document where the predictor "
+            "gave every summary the same value counts as 0 for a correlation (it ranked nothing).\n"
+        )
     )
 
 
-def write_outputs(out_dir: Path, figures: list[Figure], items_by_dataset: dict[str, list[Item]], threshold: float) -> list[Path]:
+def write_outputs(
+    out_dir: Path, figures: list[Figure], items_by_dataset: dict[str, list[Item]], threshold: float
+) -> list[Path]:
     """quality.md, quality.json and, when matplotlib is installed, one PNG per dataset."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = [out_dir / "quality.md", out_dir / "quality.json"]
@@ -217,8 +292,14 @@ def open_for_bench(model: str | Judge | None, options: Options | None = None) ->
 
 
 def score_datasets(
-    data_files: list[Path], out_dir: Path, judge: Judge, *, options: Options | None = None, limit: int | None = None,
-    console: "Console | None" = None, questions: str | Path | None = None,
+    data_files: list[Path],
+    out_dir: Path,
+    judge: Judge,
+    *,
+    options: Options | None = None,
+    limit: int | None = None,
+    console: Console | None = None,
+    questions: str | Path | None = None,
 ) -> dict[str, list[ResultLine]]:
     """Each dataset scored into ``out_dir/<dataset>.<judge>[.<questions>].jsonl`` (resumable); its lines, by dataset.
 
@@ -235,11 +316,15 @@ def score_datasets(
             if field is None:
                 raise ConfigError(
                     f"--questions reference: {data} is not a set whose reference facts localsumm knows "
-                    f"({', '.join(REFERENCE_FIELDS)}); write a question file with `localsumm questions --from-reference FIELD`"
+                    f"({', '.join(REFERENCE_FIELDS)}); write a question file with `localsumm questions "
+                    "--from-reference FIELD`"
                 )
             question_file = out_dir / f"{dataset}.reference-questions.jsonl"
             write_questions(data, question_file, resume=True, from_reference=field, console=console)
-            name, these = f"{name}.reference-questions", options.replace(questions=str(question_file), questions_only=True)
+            name, these = (
+                f"{name}.reference-questions",
+                options.replace(questions=str(question_file), questions_only=True),
+            )
         elif questions is not None:
             # Named by the file's version, as provenance.questions records it: another version gets its own results.
             digest = QuestionFile.load(questions).sha256[:12]
@@ -258,7 +343,7 @@ def run_quality(
     model: str | Judge | None = None,
     options: Options | None = None,
     limit: int | None = None,
-    console: "Console | None" = None,
+    console: Console | None = None,
     questions: str | Path | None = None,
     **settings: object,
 ) -> tuple[list[Figure], list[Path]]:
@@ -272,7 +357,9 @@ def run_quality(
     threshold = judge.info.thresholds.alignment
     figures: list[Figure] = []
     items_by_dataset: dict[str, list[Item]] = {}
-    scored = score_datasets(data_files, out_dir, judge, options=options, limit=limit, console=console, questions=questions)
+    scored = score_datasets(
+        data_files, out_dir, judge, options=options, limit=limit, console=console, questions=questions
+    )
     for dataset, lines in scored.items():
         items_by_dataset[dataset] = items_from_results(lines)
         figures += dataset_figures(dataset, items_by_dataset[dataset], threshold)

@@ -56,7 +56,8 @@ def generation_costs(
     native = LlamaGrammar.from_json_schema(json.dumps(grammar_schema(output_type)), verbose=False)
     judge.prefixes.feed(tokens[: starts[-1]], starts[:-1])  # create_completion evaluates the last segment itself
     start = time.perf_counter()
-    out = engine.llm.create_completion(tokens, grammar=native, max_tokens=max_tokens, temperature=0.0)
+    out = engine.llm.create_completion(tokens, grammar=native, max_tokens=max_tokens, temperature=0.0, stream=False)
+    assert isinstance(out, dict)  # not a stream
     native_seconds = (time.perf_counter() - start) / max(out["usage"]["completion_tokens"], 1)
     judge.prefixes.forget()  # create_completion's cache bookkeeping is not the judge's: start clean
     return constrained, unconstrained, native_seconds

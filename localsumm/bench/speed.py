@@ -105,7 +105,10 @@ class SpeedReport:
 
     def summary(self) -> dict[str, Any]:
         secs = [c.seconds for c in self.items]
-        median = lambda xs: round(statistics.median(xs), 2)
+
+        def median(xs):
+            return round(statistics.median(xs), 2)
+
         later = [c.later_seconds for c in self.items if c.later_seconds is not None]
         return {
             "model": self.model,
@@ -137,7 +140,9 @@ class SpeedReport:
     def lever_summary(self, lever: Lever) -> dict[str, Any]:
         """Median of per-item ratios: seconds without the lever / with it (above 1: the lever saves time)."""
         first = [off / c.seconds for off, c in zip(lever.seconds_off, self.items)]
-        later = [off / c.later_seconds for off, c in zip(lever.later_off, self.items) if off is not None and c.later_seconds]
+        later = [
+            off / c.later_seconds for off, c in zip(lever.later_off, self.items) if off is not None and c.later_seconds
+        ]
         return {
             "median_ratio_first": round(statistics.median(first), 2),
             "median_ratio_later": round(statistics.median(later), 2) if later else None,
@@ -150,14 +155,17 @@ class SpeedReport:
             f"judge {s['model']}, {s['threads']} threads, llama.cpp build {s['build'] or 'unknown'}; "
             f"load and verify {s['load_seconds']} s (once per process)",
             "",
-            "| item | seconds | calls | prompt tokens evaluated / reused | generated | in llama.cpp | engine floor | ratio | later summary (s) |",
+            "| item | seconds | calls | prompt tokens evaluated / reused | generated | in llama.cpp | engine floor | "
+            "ratio | later summary (s) |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for c in self.items:
             later = "–" if c.later_seconds is None else f"{c.later_seconds:.1f}"
             lines.append(
-                f"| {c.id} | {c.seconds:.1f} | {c.calls} | {c.prompt_tokens} / {c.reused_prompt_tokens} | {c.completion_tokens} "
-                f"| {c.engine_seconds / c.seconds:.0%} | {self.floor(c):.1f} | {c.seconds / self.floor(c):.2f} | {later} |"
+                f"| {c.id} | {c.seconds:.1f} | {c.calls} | {c.prompt_tokens} / {c.reused_prompt_tokens} | "
+                f"{c.completion_tokens} "
+                f"| {c.engine_seconds / c.seconds:.0%} | {self.floor(c):.1f} | {c.seconds / self.floor(c):.2f} | "
+                f"{later} |"
             )
         lines += [
             "",
@@ -165,23 +173,30 @@ class SpeedReport:
             f"{s['tokens_per_second']} tokens/s; {s['engine_share']:.0%} of the wall time inside llama.cpp",
             f"bare llama.cpp in the same run: {s['raw_prompt_tokens_per_second']} prompt tokens/s, "
             f"{s['raw_generation_tokens_per_second']} generated tokens/s",
-            f"median time / engine floor (source once, summary twice, generated tokens) = {s['median_ratio_to_engine_floor']}; "
+            "median time / engine floor (source once, summary twice, generated tokens) = "
+            f"{s['median_ratio_to_engine_floor']}; "
             f"/ token floor (the tokens actually evaluated) = {s['median_ratio_to_token_floor']}",
             f"generation: {s['constrained_ms_per_token']} ms per token with the grammar, "
-            f"{s['unconstrained_ms_per_token']} ms without, {s['native_grammar_ms_per_token']} ms with llama.cpp's native grammar",
-            f"later summary of the same source: median {s['median_later_seconds']} s" if s["median_later_seconds"] is not None
+            f"{s['unconstrained_ms_per_token']} ms without, {s['native_grammar_ms_per_token']} ms with llama.cpp's "
+            "native grammar",
+            f"later summary of the same source: median {s['median_later_seconds']} s"
+            if s["median_later_seconds"] is not None
             else "later summary: the data has no second summary of these sources",
             f"prompt-lookup drafts kept: {s['draft_tokens_kept']} tokens",
         ]
         if self.levers:
             lines += [
                 "",
-                "| lever (ratio = seconds without it / with it, median per item) | new source | later summary | largest verdict difference |",
+                "| lever (ratio = seconds without it / with it, median per item) | new source | later summary | "
+                "largest verdict difference |",
                 "|---|---:|---:|---:|",
             ]
             for name, figures in s["levers"].items():
                 later = "–" if figures["median_ratio_later"] is None else f"{figures['median_ratio_later']:.2f}"
-                lines.append(f"| {name} | {figures['median_ratio_first']:.2f} | {later} | {figures['largest_probability_difference']:.4f} |")
+                lines.append(
+                    f"| {name} | {figures['median_ratio_first']:.2f} | {later} | "
+                    f"{figures['largest_probability_difference']:.4f} |"
+                )
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> str:
@@ -240,14 +255,21 @@ def _time_items(
             ps += _verdict_probabilities(scorer.run(input=second["source"], output=second["summary"]))
             later_seconds = time.perf_counter() - t
         steps = result.provenance.steps
-        costs.append(EvaluationCost(
-            id=item["id"], seconds=seconds, calls=sum(s.calls for s in steps),
-            prompt_tokens=sum(s.prompt_tokens for s in steps),
-            reused_prompt_tokens=sum(s.reused_prompt_tokens for s in steps),
-            completion_tokens=sum(s.completion_tokens for s in steps), engine_seconds=engine_seconds,
-            source_tokens=judge.count_tokens(item["source"]), summary_tokens=judge.count_tokens(item["summary"]),
-            per_step_seconds={s.step: round(s.seconds, 2) for s in steps}, later_seconds=later_seconds,
-        ))
+        costs.append(
+            EvaluationCost(
+                id=item["id"],
+                seconds=seconds,
+                calls=sum(s.calls for s in steps),
+                prompt_tokens=sum(s.prompt_tokens for s in steps),
+                reused_prompt_tokens=sum(s.reused_prompt_tokens for s in steps),
+                completion_tokens=sum(s.completion_tokens for s in steps),
+                engine_seconds=engine_seconds,
+                source_tokens=judge.count_tokens(item["source"]),
+                summary_tokens=judge.count_tokens(item["summary"]),
+                per_step_seconds={s.step: round(s.seconds, 2) for s in steps},
+                later_seconds=later_seconds,
+            )
+        )
         probabilities.append(ps)
     return costs, probabilities
 
@@ -279,7 +301,12 @@ LEVERS = {"verdicts side by side in one batch": "parallel", "prompt-lookup draft
 
 
 def run_speed(
-    data: Path, *, model: str | None = None, items: int = 5, options: Options | None = None, levers: bool = True,
+    data: Path,
+    *,
+    model: str | None = None,
+    items: int = 5,
+    options: Options | None = None,
+    levers: bool = True,
     **settings: object,
 ) -> SpeedReport:
     """The first summary of each of the first ``items`` sources (and a later one of each where the data has
@@ -297,37 +324,64 @@ def run_speed(
     costs, probabilities = _time_items(model, options, chosen, later)
     drafted, kept = judge.drafts.drafted - drafted, judge.drafts.kept - kept
     measured = []
-    for name, switch in (LEVERS.items() if levers else ()):
+    for name, switch in LEVERS.items() if levers else ():
         setattr(judge, switch, False)
         try:
             off, off_probabilities = _time_items(model, options, chosen, later)
         finally:
             setattr(judge, switch, True)
-        measured.append(Lever(
-            name, [c.seconds for c in off], [c.later_seconds for c in off], _largest_difference(probabilities, off_probabilities)
-        ))
+        measured.append(
+            Lever(
+                name,
+                [c.seconds for c in off],
+                [c.later_seconds for c in off],
+                _largest_difference(probabilities, off_probabilities),
+            )
+        )
     if options.key_facts:  # a setting, not an engine lever, but its cost is read the same way: without / with
         off, off_probabilities = _time_items(model, options.replace(key_facts=False), chosen, later)
-        measured.append(Lever(
-            "key facts (a setting; below 1: their cost)", [c.seconds for c in off], [c.later_seconds for c in off],
-            _largest_difference(probabilities, off_probabilities),
-        ))
+        measured.append(
+            Lever(
+                "key facts (a setting; below 1: their cost)",
+                [c.seconds for c in off],
+                [c.later_seconds for c in off],
+                _largest_difference(probabilities, off_probabilities),
+            )
+        )
     if questions is not None:  # a setting too: the same items asked a question file's questions
-        on, on_probabilities = _time_items(model, options.replace(questions=questions, questions_only=True), chosen, later)
-        measured.append(Lever(
-            "with the question file (a setting; ratio = seconds with it / without)", [c.seconds for c in on],
-            [c.later_seconds for c in on], _largest_difference(probabilities, on_probabilities),
-        ))
+        on, on_probabilities = _time_items(
+            model, options.replace(questions=questions, questions_only=True), chosen, later
+        )
+        measured.append(
+            Lever(
+                "with the question file (a setting; ratio = seconds with it / without)",
+                [c.seconds for c in on],
+                [c.later_seconds for c in on],
+                _largest_difference(probabilities, on_probabilities),
+            )
+        )
     summary = chosen[0]["summary"]
     bound = claims_bound(summary)
     constrained, unconstrained, native = generation_costs(
-        judge, "claims", claims_messages(summary), claim_list(bound), claims_token_budget(judge.count_tokens(summary), bound)
+        judge,
+        "claims",
+        claims_messages(summary),
+        claim_list(bound),
+        claims_token_budget(judge.count_tokens(summary), bound),
     )
     prompt_rate, generation_rate = bare_rates(judge, chosen[0]["source"])
     return SpeedReport(
-        model=judge.info.name, threads=judge.engine.n_threads, load_seconds=load,
-        prompt_rate=prompt_rate, generation_rate=generation_rate, items=costs,
-        constrained_seconds_per_token=constrained, unconstrained_seconds_per_token=unconstrained,
-        native_grammar_seconds_per_token=native, build=judge.build, levers=measured,
-        drafted_tokens=drafted, kept_draft_tokens=kept,
+        model=judge.info.name,
+        threads=judge.engine.n_threads,
+        load_seconds=load,
+        prompt_rate=prompt_rate,
+        generation_rate=generation_rate,
+        items=costs,
+        constrained_seconds_per_token=constrained,
+        unconstrained_seconds_per_token=unconstrained,
+        native_grammar_seconds_per_token=native,
+        build=judge.build,
+        levers=measured,
+        drafted_tokens=drafted,
+        kept_draft_tokens=kept,
     )

@@ -52,20 +52,25 @@ class Options:
     )
     scale: float = _setting(1.0, "Multiplier of the final score.", recorded=True)
     claims: str = _setting(
-        "sentences", "What alignment judges: the summary's 'sentences' as written, or the claims the judge 'extracted'.",
+        "sentences",
+        "What alignment judges: the summary's 'sentences' as written, or the claims the judge 'extracted'.",
         recorded=True,
     )
     literal_check: bool = _setting(
-        True, "Refuse support to a claim naming a number or name found nowhere in the source, whatever the judge says.",
+        True,
+        "Refuse support to a claim naming a number or name found nowhere in the source, whatever the judge says.",
         recorded=True,
     )
     question_check: bool = _setting(
-        True, "Drop a generated question, or key fact, that the source itself does not answer 'yes' before coverage "
-        "asks it.", recorded=True,
+        True,
+        "Drop a generated question, or key fact, that the source itself does not answer 'yes' before coverage asks it.",
+        recorded=True,
     )
     key_facts: bool = _setting(
-        True, "Also ask the source's key facts: the judge writes its highlights and coverage asks each single fact "
-        "(English).", recorded=True,
+        True,
+        "Also ask the source's key facts: the judge writes its highlights and coverage asks each single fact "
+        "(English).",
+        recorded=True,
     )
 
     # -- where coverage's questions come from: recorded per result in provenance.questions --
@@ -81,8 +86,9 @@ class Options:
     threads: int | None = _setting(None, "CPU threads for a local judge [default: all cores].")
     seed: int | None = _setting(None, "Sampling seed [default: 0]; decoding is greedy, the seed keys the cache.")
     cache: bool | str | os.PathLike[str] = _setting(
-        False, "Answer repeated judge calls from the on-disk cache (in the API: True for the default file, or a SQLite file's "
-        "path)."
+        False,
+        "Answer repeated judge calls from the on-disk cache (in the API: True for the default file, or a SQLite file's "
+        "path).",
     )
     base_url: str | None = _setting(None, "With --model openai:NAME: the endpoint, e.g. http://127.0.0.1:8000/v1.")
     response_format: str | None = _setting(

@@ -70,8 +70,10 @@ class LocalSummarizationMetric(BaseMetric):
     def _inputs(self, test_case: LLMTestCase) -> tuple[str, str]:
         missing = [name for name in ("input", "actual_output") if not getattr(test_case, name, None)]
         if missing:
-            raise ValueError(f"LocalSummarizationMetric needs the test case's {' and '.join(missing)} "
-                             "(input is the source, actual_output the summary)")
+            raise ValueError(
+                f"LocalSummarizationMetric needs the test case's {' and '.join(missing)} "
+                "(input is the source, actual_output the summary)"
+            )
         return str(test_case.input), str(test_case.actual_output)
 
     def _record(self, result: SummarizationResult) -> float:

@@ -30,7 +30,9 @@ def summarization(*, source_field: str = "source", model: str | None = None, **s
     """localsumm's score (min of alignment and coverage); ``model`` and ``settings`` (Options fields) pick the judge."""
 
     async def judge(state: TaskState, target: Target) -> Score:
-        source = state.metadata.get(source_field) if state.metadata and source_field in state.metadata else state.input_text
+        source = (
+            state.metadata.get(source_field) if state.metadata and source_field in state.metadata else state.input_text
+        )
         summary = state.output.completion
         result = await score_async(scorer_for(None, model, settings), str(source), summary)
         details = verdicts(result)

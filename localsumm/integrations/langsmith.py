@@ -12,7 +12,8 @@ nothing of langsmith, so it also runs in openevals' style on plain dicts.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..summarization.scorer import SummarizationScorer
 from ..testing import explanation
@@ -37,7 +38,10 @@ def summarization_evaluator(
     """
 
     def evaluate(
-        *, inputs: dict[str, Any], outputs: dict[str, Any] | str, reference_outputs: dict[str, Any] | None = None,
+        *,
+        inputs: dict[str, Any],
+        outputs: dict[str, Any] | str,
+        reference_outputs: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> dict[str, Any]:
         source, summary = _field(inputs, source_key, "inputs"), _field(outputs, summary_key, "outputs")
@@ -61,8 +65,10 @@ def _field(data: dict[str, Any] | str, name: str, what: str) -> str:
     texts = [value for value in data.values() if isinstance(value, str)]
     if len(texts) == 1:
         return texts[0]
-    raise ValueError(f"localsumm evaluator: {what} has no {name!r} key (it has {', '.join(map(repr, data)) or 'none'}); "
-                     f"pass {'source_key' if what == 'inputs' else 'summary_key'}=...")
+    raise ValueError(
+        f"localsumm evaluator: {what} has no {name!r} key (it has {', '.join(map(repr, data)) or 'none'}); "
+        f"pass {'source_key' if what == 'inputs' else 'summary_key'}=..."
+    )
 
 
 __all__ = ["summarization_evaluator"]

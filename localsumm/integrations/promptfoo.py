@@ -32,8 +32,11 @@ def get_assert(output: str, context: dict[str, Any]) -> dict[str, Any]:
     source_var = config.get("source_var", "source")
     source = (context.get("vars") or {}).get(source_var)
     if not isinstance(source, str) or not source.strip():
-        return {"pass": False, "score": 0.0,
-                "reason": f"localsumm: the test has no source text in vars.{source_var} (set config.source_var)"}
+        return {
+            "pass": False,
+            "score": 0.0,
+            "reason": f"localsumm: the test has no source text in vars.{source_var} (set config.source_var)",
+        }
     threshold = float(config.get("threshold", 0.5))
     scorer = shared_scorer(config.get("model"), **(config.get("options") or {}))
     result = score(scorer, source, output)

@@ -115,7 +115,10 @@ def check_context(path: str | Path, n_ctx: int, *, extra_bytes: int = 0, availab
     needed = Path(path).stat().st_size + kv + extra_bytes + _OVERHEAD_BYTES
     available = available_memory() if available is None else available
     if available is not None and needed > available:
-        gib = lambda n: f"{n / 2**30:.1f} GiB"
+
+        def gib(n):
+            return f"{n / 2**30:.1f} GiB"
+
         raise ResourceError(
             f"a {n_ctx:,}-token context for {Path(path).name} needs about {gib(needed)} of memory "
             f"({gib(kv)} of it for the KV cache) but {gib(max(available, 0))} is available. "

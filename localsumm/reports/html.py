@@ -43,7 +43,9 @@ def _histogram_svg(values: list[float], label: str, top: float = 1.0, bins: int 
     w, h, pad = 300, 160, 24
     peak = max(counts) or 1
     bar = (w - 2 * pad) / bins
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="10">']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="10">'
+    ]
     parts.append(f'<text x="{pad}" y="12" font-size="12">{_e(label)} (n={len(values)})</text>')
     for i, n in enumerate(counts):
         bh = (h - 2 * pad - 10) * n / peak
@@ -77,29 +79,38 @@ def _questions(verdicts: list[CoverageVerdict]) -> str:
 
 def _item(line: ResultLine) -> str:
     source, summary = line.texts()
-    head = f'<h3>{_e(line.id or "?")}</h3>'
+    head = f"<h3>{_e(line.id or '?')}</h3>"
     body = [head]
     if summary:
         body.append(f"<blockquote>{_e(summary)}</blockquote>")
     if source:
-        body.append(f"<details><summary>source ({len(source.split())} words)</summary><pre>{_e(source)}</pre></details>")
+        body.append(
+            f"<details><summary>source ({len(source.split())} words)</summary><pre>{_e(source)}</pre></details>"
+        )
     result = line.result
     if result is None:
         body.insert(1, f'<p class="failed">failed: {_e(line.error or "unknown error")}</p>')
         return '<section class="item">' + "".join(body) + "</section>"
-    body.insert(1, (
-        f'<p><span class="score">score {_e(result.score)}</span> · alignment {result.alignment_score:.2f}'
-        f' · coverage {result.coverage_score:.2f}</p><p class="meta">{_e(result.reason)}</p>'
-    ))
+    body.insert(
+        1,
+        (
+            f'<p><span class="score">score {_e(result.score)}</span> · alignment {result.alignment_score:.2f}'
+            f' · coverage {result.coverage_score:.2f}</p><p class="meta">{_e(result.reason)}</p>'
+        ),
+    )
     body.append("<h4>Claims</h4>" + _claims(result.preprocess_step_result.alignment))
     body.append("<h4>Questions</h4>" + _questions(result.analyze_step_result.coverage))
     if result.preprocess_step_result.highlights:
-        body.append("<h4>Highlights the judge wrote of the source (its key facts are the last questions)</h4>"
-                    f"<p>{_e(' '.join(result.preprocess_step_result.highlights))}</p>")
+        body.append(
+            "<h4>Highlights the judge wrote of the source (its key facts are the last questions)</h4>"
+            f"<p>{_e(' '.join(result.preprocess_step_result.highlights))}</p>"
+        )
     dropped = result.preprocess_step_result.dropped_questions
     if dropped:
-        body.append("<h4>Questions dropped: the source does not answer them</h4>"
-                    + _verdicts([(v.question, False, v.probability) for v in dropped]))
+        body.append(
+            "<h4>Questions dropped: the source does not answer them</h4>"
+            + _verdicts([(v.question, False, v.probability) for v in dropped])
+        )
     return '<section class="item">' + "".join(body) + "</section>"
 
 
@@ -110,18 +121,19 @@ def render(lines: list[ResultLine], title: str) -> str:
     for key, label in DIMENSIONS:
         values = [float(getattr(r, key)) for r in scored]
         if values:
-            rows.append(f"<tr><th>{label}</th><td>{statistics.fmean(values):.3f}</td><td>{statistics.median(values):.3f}</td></tr>")
+            rows.append(
+                f"<tr><th>{label}</th><td>{statistics.fmean(values):.3f}</td><td>{statistics.median(values):.3f}</td></tr>"
+            )
             charts.append(_histogram_svg(values, label, top=scale if key == "score" else 1.0))
     failed = len(lines) - len(scored)
     unscorable = sum(1 for r in scored if not r.scorable)
     return (
-        f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{_e(title)}</title><style>{_CSS}</style></head><body>"
+        "<!doctype html><html lang=en><head><meta "
+        f"charset=utf-8><title>{_e(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{_e(title)}</h1>"
         f"<p>{len(lines)} items: {len(scored)} scored, {unscorable} unscorable, {failed} failed.</p>"
         f'<table class="overview"><tr><th></th><th>mean</th><th>median</th></tr>{"".join(rows)}</table>'
-        f'<div class="charts">{"".join(charts)}</div>'
-        + "".join(_item(line) for line in lines)
-        + "</body></html>"
+        f'<div class="charts">{"".join(charts)}</div>' + "".join(_item(line) for line in lines) + "</body></html>"
     )
 
 

@@ -23,7 +23,9 @@ def _p(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def _verdicts(console: Console, title: str, columns: tuple[str, str], rows: list[tuple[str, bool, float | None]]) -> None:
+def _verdicts(
+    console: Console, title: str, columns: tuple[str, str], rows: list[tuple[str, bool, float | None]]
+) -> None:
     if not rows:
         return
     table = Table(title=title)
@@ -62,14 +64,18 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
     )
     _verdicts(
         console,
-        "Questions dropped (the source itself does not answer them \"yes\")",
+        'Questions dropped (the source itself does not answer them "yes")',
         ("question", "source answers"),
         [(v.question, False, v.probability) for v in result.preprocess_step_result.dropped_questions],
     )
 
     if result.preprocess_step_result.highlights:
-        console.print(Text("Highlights the judge wrote of the source (its key facts are the last questions): "
-                           + printable(" ".join(result.preprocess_step_result.highlights))))
+        console.print(
+            Text(
+                "Highlights the judge wrote of the source (its key facts are the last questions): "
+                + printable(" ".join(result.preprocess_step_result.highlights))
+            )
+        )
     prov = result.provenance
     console.print(
         Text(

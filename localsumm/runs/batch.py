@@ -7,11 +7,13 @@ averages; it is never counted as 0 or 1.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import InputError
 from ..summarization.result import SummarizationResult
+from ..summarization.scorer import ScorerSpec
 
 if TYPE_CHECKING:
     from .cluster import RaySettings
@@ -20,7 +22,9 @@ if TYPE_CHECKING:
 class Scorer(Protocol):
     id: str
 
-    def run(self, run: Mapping[str, Any] | None = None, *, input: Any = None, output: Any = None) -> SummarizationResult: ...
+    def run(
+        self, run: Mapping[str, Any] | None = None, *, input: Any = None, output: Any = None
+    ) -> SummarizationResult: ...
 
 
 @dataclass
@@ -51,7 +55,7 @@ class EvalRun:
 
 def run_evals(
     data: Iterable[Mapping[str, Any]],
-    scorers: Sequence[Scorer],
+    scorers: Sequence[Scorer | ScorerSpec],
     target: Callable[[Any], Any] | None = None,
     on_item_complete: Callable[[ItemResult], None] | None = None,
     *,
@@ -67,15 +71,21 @@ def run_evals(
     With ``ray`` (a :class:`~localsumm.runs.cluster.RaySettings`), the items are
     scored by Ray workers, each building its own copy of the scorers from their
     ``spec()`` (a model name or path, and the options); ``on_item_complete`` then
-    sees items in the order they finish, and ``EvalRun.items`` is in input order.
+    sees items in the order they finish, and ``EvalRun.items`` is in input order. Without ``ray``, a
+    scorer given as its spec (:class:`~localsumm.summarization.scorer.ScorerSpec`) is built here.
     """
+    local: list[Scorer] = [s.build() if isinstance(s, ScorerSpec) else s for s in scorers] if ray is None else []
     ids = [s.id for s in scorers]
     if len(set(ids)) != len(ids):
         raise InputError(f"scorer ids must be unique, got {ids}")
     items: list[ItemResult] = []
     for index, item in enumerate(data):
         result = ItemResult(
-            index=index, id=item.get("id"), input=item.get("input"), output=item.get("output"), questions=item.get("questions")
+            index=index,
+            id=item.get("id"),
+            input=item.get("input"),
+            output=item.get("output"),
+            questions=item.get("questions"),
         )
         if result.output is None and target is not None:
             try:
@@ -86,7 +96,7 @@ def run_evals(
         if ray is not None:
             continue  # scored below, all at once
         if "target" not in result.errors:
-            for scorer in scorers:
+            for scorer in local:
                 try:
                     result.scorer_results[scorer.id] = scorer.run(
                         {"input": result.input, "output": result.output, "questions": result.questions}
@@ -105,7 +115,10 @@ def run_evals(
 
 
 def _run_on_ray(
-    items: list[ItemResult], scorers: Sequence[Any], ray: RaySettings, on_item_complete: Callable[[ItemResult], None] | None
+    items: list[ItemResult],
+    scorers: Sequence[Any],
+    ray: RaySettings,
+    on_item_complete: Callable[[ItemResult], None] | None,
 ) -> None:
     from .cluster import WorkItem, score_on_ray
 

@@ -26,8 +26,9 @@ import hashlib
 import os
 import socket
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..errors import ConfigError, JudgeError, LocalsummError, ModelError
 from ..summarization.inputs import resolve_source
@@ -39,7 +40,8 @@ class RaySettings:
     """Where and how wide to run. ``RaySettings()``: a local Ray runtime, as many workers as it has CPUs."""
 
     address: str | None = None
-    """None (or "local"): start a Ray runtime on this machine; "auto", "ray://HOST:PORT" or "HOST:PORT": join that cluster."""
+    """None (or "local"): start a Ray runtime on this machine; "auto", "ray://HOST:PORT" or "HOST:PORT": join that
+    cluster."""
     workers: int | None = None
     """Judges (Ray actors); None: as many as the cluster's CPUs allow at ``threads`` each."""
     threads: int = 1
@@ -115,11 +117,16 @@ class _Worker:
 
         judges = [(s.judge.info.name, s.judge.info.sha256) for s in self.scorers]
         return {
-            "host": socket.gethostname(), "ip": ray.util.get_node_ip_address(), "pid": os.getpid(),
-            "judges": judges, "error": self.error,
+            "host": socket.gethostname(),
+            "ip": ray.util.get_node_ip_address(),
+            "pid": os.getpid(),
+            "judges": judges,
+            "error": self.error,
         }
 
-    def score(self, input: Any, output: Any, questions: Any = None) -> tuple[dict[str, dict[str, Any]], dict[str, str], str]:
+    def score(
+        self, input: Any, output: Any, questions: Any = None
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, str], str]:
         results, errors = {}, {}
         for scorer in self.scorers:
             try:
@@ -138,7 +145,10 @@ def _ray() -> Any:
 
 
 def score_on_ray(
-    items: Sequence[WorkItem], specs: Sequence[ScorerSpec], settings: RaySettings, on_outcome: Callable[[ItemOutcome], None],
+    items: Sequence[WorkItem],
+    specs: Sequence[ScorerSpec],
+    settings: RaySettings,
+    on_outcome: Callable[[ItemOutcome], None],
     on_ready: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> None:
     """Score ``items`` with ``specs`` on Ray workers, calling ``on_outcome`` on the driver as each finishes.
@@ -164,7 +174,10 @@ def score_on_ray(
                 f"{workers * settings.threads}: lower --workers or --threads"
             )
         actor = ray.remote(num_cpus=settings.threads, max_restarts=settings.max_restarts, max_task_retries=-1)(_Worker)
-        local = [ScorerSpec(s.model, s.options.replace(threads=settings.threads), s.source, s.source_extractor, s.id) for s in specs]
+        local = [
+            ScorerSpec(s.model, s.options.replace(threads=settings.threads), s.source, s.source_extractor, s.id)
+            for s in specs
+        ]
         actors = [actor.options(scheduling_strategy="SPREAD").remote(local) for _ in range(workers)]
         infos = ray.get([a.describe.remote() for a in actors])
         _check_workers(infos)
@@ -192,7 +205,9 @@ def _check_workers(infos: list[dict[str, Any]]) -> None:
             )
 
 
-def _dispatch(ray: Any, actors: list[Any], shards: list[list[WorkItem]], on_outcome: Callable[[ItemOutcome], None]) -> None:
+def _dispatch(
+    ray: Any, actors: list[Any], shards: list[list[WorkItem]], on_outcome: Callable[[ItemOutcome], None]
+) -> None:
     queue = deque(shards)
     pending: dict[Any, tuple[int, WorkItem]] = {}
     alive = set(range(len(actors)))

@@ -28,7 +28,14 @@ from ..text import printable
 from .batch import ItemResult, run_evals
 from .records import Record, read_records
 from .results import (
-    DIMENSIONS, check_resumable, check_same_judge, check_same_questions, done_ids, earlier_results, format_line, read_results,
+    DIMENSIONS,
+    check_resumable,
+    check_same_judge,
+    check_same_questions,
+    done_ids,
+    earlier_results,
+    format_line,
+    read_results,
 )
 
 if TYPE_CHECKING:
@@ -87,7 +94,9 @@ def evaluate_file(
     scorer: SummarizationScorer | ScorerSpec | None = None
     if valid and ray is not None:
         if isinstance(model, Judge):
-            raise ConfigError("--ray needs the judge as a registry name, a .gguf path or openai:NAME, not a judge object")
+            raise ConfigError(
+                "--ray needs the judge as a registry name, a .gguf path or openai:NAME, not a judge object"
+            )
         scorer = ScorerSpec(model, options)
     elif valid:
         scorer = create_summarization_scorer(model, options=options)
@@ -126,8 +135,8 @@ def evaluate_file(
             progress.update(task, advance=1, rate=f"{tokens / seconds:.0f} tokens/s" if seconds else "")
 
         if scorer is not None:
-            records = ({"id": r.id, "input": r.input, "output": r.output, "questions": r.questions} for r in valid)
-            run_evals(records, [scorer], on_item_complete=finished, ray=ray)
+            runs = ({"id": r.id, "input": r.input, "output": r.output, "questions": r.questions} for r in valid)
+            run_evals(runs, [scorer], on_item_complete=finished, ray=ray)
     return _summarise(out, console)
 
 
@@ -147,12 +156,14 @@ def match_question_file(
         matched += found is not None
         if found is None and questions_only and record.questions is None and record.id in pending:
             raise InputError(
-                f"{data}: line {record.line} (id {record.id}): {question_file.path} holds no question set for its source "
+                f"{data}: line {record.line} (id {record.id}): {question_file.path} holds no question set for its "
+                "source "
                 f"and --questions-only is set; write it with `localsumm questions`, or drop --questions-only"
             )
     if records and not matched:
         raise InputError(
-            f"{question_file.path} holds question sets for {len(question_file)} sources, none of them a source of {data}: "
+            f"{question_file.path} holds question sets for {len(question_file)} sources, none of them a source of "
+            f"{data}: "
             f"is it the question file of another data file? (`localsumm questions {data} --out FILE` writes this one's)"
         )
 
@@ -188,7 +199,9 @@ def _summarise(out: Path, console: Console) -> EvalSummary:
     for dim in DIMENSIONS:
         values = [getattr(line, dim) for line in scored]
         if values:
-            table.add_row(dim, f"{statistics.fmean(values):.3f}", f"{statistics.median(values):.3f}", _histogram(values))
+            table.add_row(
+                dim, f"{statistics.fmean(values):.3f}", f"{statistics.median(values):.3f}", _histogram(values)
+            )
     console.print(table)
     unscorable = sum(1 for line in scored if not line.scorable)
     failed = len(lines) - len(scored)

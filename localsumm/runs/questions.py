@@ -23,6 +23,7 @@ from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.plan import evaluation_language
 from ..summarization.preprocess import keep_answerable_facts, reference_facts
 from ..summarization.question_file import QuestionFile, QuestionSet, source_sha256
+from ..summarization.result import DroppedQuestion
 from ..summarization.scorer import SummarizationScorer, create_summarization_scorer
 from ..summarization.steplog import StepLog
 from ..text import printable
@@ -85,8 +86,10 @@ def reference_set(
     """The question set a record's reference gives: its facts (a list) or its sentences (a text) as key facts,
     checked against the source when a ``judge`` is given."""
     value = field_value(source.record.fields, field)
-    ok = isinstance(value, str) and value.strip() or (
-        isinstance(value, list) and value and all(isinstance(v, str) for v in value)
+    ok = (
+        isinstance(value, str)
+        and value.strip()
+        or (isinstance(value, list) and value and all(isinstance(v, str) for v in value))
     )
     if not ok:
         raise InputError(
@@ -95,19 +98,31 @@ def reference_set(
         )
     language = evaluation_language(source.summary, source.text)
     facts, highlights = reference_facts(value, language)
-    dropped = []
+    dropped: list[DroppedQuestion] = []
     provenance: dict[str, Any] = {"origin": "reference", "field": field, "localsumm_version": __version__}
     if judge is not None:
         facts, dropped = keep_answerable_facts(judge, source.text, len(facts), facts, log or StepLog())
         info = judge.info
-        provenance.update(question_check=True, judge=info.name, model_sha256=info.sha256, engine=info.engine,
-                          threshold=info.thresholds.coverage)
+        provenance.update(
+            question_check=True,
+            judge=info.name,
+            model_sha256=info.sha256,
+            engine=info.engine,
+            threshold=info.thresholds.coverage,
+        )
     if not facts:
-        raise InputError(f"{where}: line {source.record.line} (id {source.record.id}): the source answers none of "
-                         f"the reference's facts at {field!r}; write its questions another way")
+        raise InputError(
+            f"{where}: line {source.record.line} (id {source.record.id}): the source answers none of "
+            f"the reference's facts at {field!r}; write its questions another way"
+        )
     return QuestionSet(
-        source_sha256=source.sha256, id=source.record.id, language=language, key_facts=facts, highlights=highlights,
-        dropped=dropped, provenance=provenance,
+        source_sha256=source.sha256,
+        id=source.record.id,
+        language=language,
+        key_facts=facts,
+        highlights=highlights,
+        dropped=dropped,
+        provenance=provenance,
     )
 
 
@@ -157,13 +172,13 @@ def write_questions(
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as sink, progress_bar(console) as progress:
         task = progress.add_task("questions", total=len(todo), rate="")
-        for source in todo:
+        for pending in todo:
             try:
                 if from_reference is not None:
-                    qs = reference_set(source, from_reference, data, scorer.judge if scorer else None)
+                    qs = reference_set(pending, from_reference, data, scorer.judge if scorer else None)
                 else:
                     assert scorer is not None
-                    qs = scorer.question_set(source.text, source.summary).model_copy(update={"id": source.record.id})
+                    qs = scorer.question_set(pending.text, pending.summary).model_copy(update={"id": pending.record.id})
             except (InputError, JudgeError) as e:  # ContextOverflowError too: reported, the other sources go on
                 console.print(Text.assemble(("failed", "red"), f": {printable(str(e))}"), highlight=False)
                 failed += 1
@@ -172,6 +187,8 @@ def write_questions(
                 sink.flush()
                 written += 1
             progress.advance(task)
-    console.print(f"{out}: {written} question sets written, {len(done)} already there, {failed} failed "
-                  f"({len(sources)} distinct sources)")
+    console.print(
+        f"{out}: {written} question sets written, {len(done)} already there, {failed} failed "
+        f"({len(sources)} distinct sources)"
+    )
     return QuestionsSummary(sources=len(sources), written=written, failed=failed)

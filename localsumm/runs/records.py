@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import InputError
 from ..files import json_object, read_text
@@ -46,8 +47,14 @@ def _to_record(line: int, fields: dict[str, Any], where: str) -> Record:
         record.error = f"{where}: line {line} (id {record.id}) needs source and summary (or input and output)"
     questions = fields.get("questions")
     if questions is not None and record.error is None:
-        if not isinstance(questions, list) or not questions or not all(isinstance(q, str) and q.strip() for q in questions):
-            record.error = f"{where}: line {line} (id {record.id}): questions must be a non-empty list of question texts"
+        if (
+            not isinstance(questions, list)
+            or not questions
+            or not all(isinstance(q, str) and q.strip() for q in questions)
+        ):
+            record.error = (
+                f"{where}: line {line} (id {record.id}): questions must be a non-empty list of question texts"
+            )
         else:
             record.questions = questions
     return record

@@ -35,7 +35,9 @@ KEY = "localsumm"
 DIMENSIONS = ("score", "alignment_score", "coverage_score")
 
 
-def format_line(fields: dict[str, Any], id: str | None, *, error: str | None = None, result: SummarizationResult | None = None) -> str:
+def format_line(
+    fields: dict[str, Any], id: str | None, *, error: str | None = None, result: SummarizationResult | None = None
+) -> str:
     """The line for one item: ``fields`` (the user's record) unchanged, plus our verdict."""
     ours: dict[str, Any] = {"status": "failed" if error else "scored", "error": error}
     if result is not None and not error:
@@ -98,8 +100,10 @@ class ResultLine:
             return SummarizationResult.model_validate(data)
         except ValidationError as e:
             where = f"line {self.number}" if self.number else f"item {self.id}"
-            raise InputError(f"{where} holds a result this version cannot read ({e.error_count()} problems, first: "
-                             f"{e.errors()[0]['loc']}): is it a localsumm eval results file?") from None
+            raise InputError(
+                f"{where} holds a result this version cannot read ({e.error_count()} problems, first: "
+                f"{e.errors()[0]['loc']}): is it a localsumm eval results file?"
+            ) from None
 
     # -- the user's record --------------------------------------------------------
 
@@ -122,7 +126,9 @@ class ResultLine:
         if "source" in self.fields or "summary" in self.fields:
             return str(self.fields.get("source") or ""), str(self.fields.get("summary") or "")
         try:
-            return resolve_source(self.fields.get("input"), self.fields.get("output")), resolve_summary(self.fields.get("output"))
+            return resolve_source(self.fields.get("input"), self.fields.get("output")), resolve_summary(
+                self.fields.get("output")
+            )
         except Exception:  # the record itself was malformed: show what there is
             return "", ""
 
@@ -198,8 +204,9 @@ def check_same_questions(out: Path, earlier: list[ResultLine], question_file: Qu
             )
         if was is not None and was != now:
             what = f"{question_file.path} (sha256 {now[:12]}...)" if question_file and now else "no question file"
+            read = origin.file if origin is not None else None
             raise InputError(
-                f"{out} holds results that read the question file {origin.file} (sha256 {was[:12]}..., item {line.id}), "
+                f"{out} holds results that read the question file {read} (sha256 {was[:12]}..., item {line.id}), "
                 f"and this run reads {what}: resume it with that file, or give this run its own --out"
             )
 

@@ -2,14 +2,31 @@
 
 from .inputs import SourceExtractor, extract_tool_results
 from .result import (
-    AlignmentVerdict, AnalyzeStepResult, CoverageVerdict, PreprocessStepResult, Provenance, SourceWindow, StepStats,
+    AlignmentVerdict,
+    AnalyzeStepResult,
+    CoverageVerdict,
+    PreprocessStepResult,
+    Provenance,
+    SourceWindow,
+    StepStats,
     SummarizationResult,
 )
 from .scorer import SummarizationScorer, create_summarization_scorer
 from .steplog import OnCall, StepLog
 
 __all__ = [
-    "AlignmentVerdict", "AnalyzeStepResult", "CoverageVerdict", "OnCall", "PreprocessStepResult", "Provenance",
-    "SourceExtractor", "SourceWindow", "StepLog", "StepStats", "SummarizationResult", "SummarizationScorer",
-    "create_summarization_scorer", "extract_tool_results",
+    "AlignmentVerdict",
+    "AnalyzeStepResult",
+    "CoverageVerdict",
+    "OnCall",
+    "PreprocessStepResult",
+    "Provenance",
+    "SourceExtractor",
+    "SourceWindow",
+    "StepLog",
+    "StepStats",
+    "SummarizationResult",
+    "SummarizationScorer",
+    "create_summarization_scorer",
+    "extract_tool_results",
 ]

@@ -6,12 +6,20 @@ the source, so the judge cannot answer from what it read there.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..protocol import Judge, yes_probabilities
 from ..text import sentences
 from . import prompts
-from .reason import verdict_reason
+from .evidence import verdict_reason
 from .result import CoverageVerdict
 from .steplog import StepLog
+
+
+def questions_to_ask(questions: Sequence[str], max_questions: int | None, key_facts: Sequence[str] = ()) -> list[str]:
+    """What coverage asks: the first min(len(questions), max_questions) questions (all of them with None: a
+    question file's), then each key fact, as a question."""
+    return list(questions[:max_questions]) + [prompts.fact_question(f) for f in key_facts]
 
 
 def analyze(judge: Judge, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
@@ -24,5 +32,7 @@ def analyze(judge: Judge, summary: str, questions: list[str], log: StepLog) -> l
     for question, (p, call) in zip(questions, answers):
         log.add(call)
         reason = verdict_reason(p, threshold, "summary", question, candidates)
-        verdicts.append(CoverageVerdict(question=question, answered=p >= threshold, reason=reason, probability=round(p, 4)))
+        verdicts.append(
+            CoverageVerdict(question=question, answered=p >= threshold, reason=reason, probability=round(p, 4))
+        )
     return verdicts

@@ -7,7 +7,8 @@ a string or a list of parts. Plain strings are accepted for both.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, TypedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypedDict
 
 from ..errors import InputError
 
@@ -37,7 +38,9 @@ def _messages(value: Any, *, what: str) -> list[Mapping[str, Any]]:
             return [value]
         value = _get(value, "inputMessages", "input_messages", "messages", default=[])
     if not isinstance(value, (list, tuple)):
-        raise InputError(f"{what} must be a string, a list of messages or an object with inputMessages; got {type(value).__name__}")
+        raise InputError(
+            f"{what} must be a string, a list of messages or an object with inputMessages; got {type(value).__name__}"
+        )
     for i, message in enumerate(value):
         if not isinstance(message, Mapping):
             raise InputError(f"{what} message {i} is a {type(message).__name__}, not an object with role and content")

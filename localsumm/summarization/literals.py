@@ -74,7 +74,10 @@ def _capitalised_names(claim: str) -> list[str]:
         for match in _LETTERS.finditer(sentence):
             word = match.group()
             if (
-                len(word) > 1 and word[0].isupper() and not word.isupper() and word.lower() not in _TITLES
+                len(word) > 1
+                and word[0].isupper()
+                and not word.isupper()
+                and word.lower() not in _TITLES
                 and not _OPENING.search(sentence[: match.start()])
             ):
                 names.append(word)
@@ -89,7 +92,8 @@ def unmatched_literals(claim: str, source: str) -> list[str]:
     # A short name must match a whole word; a longer one, a word with its first five letters.
     source_keys = {w[:_PREFIX] for w in source_words}
     unmatched = [
-        shown for shown, keys in number_keys(claim, every_numeral=False)
+        shown
+        for shown, keys in number_keys(claim, every_numeral=False)
         if not keys & source_numbers and not any(_words_for(key) & source_words for key in keys)
     ]
     for name in _capitalised_names(claim):

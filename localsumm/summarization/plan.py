@@ -9,7 +9,7 @@ of the generating steps.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ContextOverflowError
 from ..protocol import Judge
@@ -43,6 +43,9 @@ class Plan:
     key_facts: bool = False
     """Whether each window that asks questions also writes key facts: the option, in English evaluations
     only (the facts are asked as "Is it true that ...?", measured on English sets alone)."""
+    passages: list[list[str]] = field(default_factory=list)
+    """Per window, the passages its questions are written from (the window whole, or 2 or more parts of it);
+    none for a window that asks no question."""
 
     @property
     def layout(self) -> list[SourceWindow] | None:
@@ -61,7 +64,11 @@ def plan_evaluation(source: str, summary: str, judge: Judge, max_questions: int,
     facts = key_facts and language == "en"
     windows = source_windows(source, judge, max_questions, facts)
     counts = [max_questions] if len(windows) == 1 else share_questions(windows, max_questions)
-    return Plan(windows, counts, language, facts)
+    passages = [
+        question_passages(w.text, n, judge.count_tokens, judge.context_size) if n else []
+        for w, n in zip(windows, counts)
+    ]
+    return Plan(windows, counts, language, facts, passages)
 
 
 def evaluation_language(summary: str, source: str) -> str:

@@ -1,4 +1,4 @@
-"""Preprocess (the reference's first step): the summary's claims, the source's questions, and each claim judged against the source.
+"""Preprocess (the reference's first step): the summary's claims, the source's questions, each claim judged.
 
 Everything here that sees the source runs in the *source context* (prompts that
 open with the source, so a judge that keeps its KV cache reads it once). Claims
@@ -18,12 +18,17 @@ from ..errors import ContextOverflowError, JudgeError
 from ..protocol import Judge, yes_probabilities
 from ..text import sentences
 from . import prompts
+from .evidence import verdict_reason
 from .literals import unmatched_literals
 from .plan import (
-    QUESTIONS_PER_PASSAGE, Plan, claims_bound, claims_token_budget, highlights_token_budget, key_facts_token_budget,
-    question_passages, questions_token_budget,
+    QUESTIONS_PER_PASSAGE,
+    Plan,
+    claims_bound,
+    claims_token_budget,
+    highlights_token_budget,
+    key_facts_token_budget,
+    questions_token_budget,
 )
-from .reason import verdict_reason
 from .question_file import QuestionSet
 from .result import AlignmentVerdict, DroppedQuestion
 from .schemas import HIGHLIGHTS, MAX_KEY_FACTS, claim_list, highlight_list, key_fact_list, question_list
@@ -71,7 +76,7 @@ class QuestionSets:
     def key(source: str, n: int, language: str = "en", kind: str = "questions") -> str:
         if kind not in _KINDS:
             raise ValueError(f"unknown kind {kind!r}; known: {', '.join(_KINDS)}")
-        return hashlib.sha256(f"{n}\x00{language}\x00{kind}\x00{source}".encode("utf-8")).hexdigest()
+        return hashlib.sha256(f"{n}\x00{language}\x00{kind}\x00{source}".encode()).hexdigest()
 
     def get(self, source: str, n: int, language: str = "en", kind: str = "questions") -> tuple[list, list] | None:
         key = self.key(source, n, language, kind)
@@ -88,7 +93,13 @@ class QuestionSets:
 
 
 def preprocess(
-    judge: Judge, summary: str, source: str, plan: Plan, options: Options, log: StepLog, memo: QuestionSets,
+    judge: Judge,
+    summary: str,
+    source: str,
+    plan: Plan,
+    options: Options,
+    log: StepLog,
+    memo: QuestionSets,
     given: QuestionSet | None = None,
 ) -> Preprocessed:
     """``plan.language`` is the summary's: its claims, and the questions it is asked, are written in it.
@@ -96,27 +107,49 @@ def preprocess(
     asks exactly its questions and facts."""
     language = plan.language
     claims = (
-        unique(sentences(summary, language)) if options.claims == "sentences" else extract_claims(judge, summary, log, language)
+        unique(sentences(summary, language))
+        if options.claims == "sentences"
+        else extract_claims(judge, summary, log, language)
     )
     if given is not None:
-        probabilities, _, _, _ = judge_source(judge, plan.windows, claims, log, None, memo, language)
+        probabilities, _, _, _ = judge_source(judge, plan.windows, claims, log, None, None, memo, language)
         questions, dropped = given.questions, given.dropped
         key_facts = KeyFacts(highlights=given.highlights, facts=given.key_facts)
     else:
         facts = plan.questions_per_window if plan.key_facts else None
         probabilities, questions, dropped, key_facts = judge_source(
-            judge, plan.windows, claims, log, plan.questions_per_window, memo, language, options.question_check, facts
+            judge,
+            plan.windows,
+            claims,
+            log,
+            plan.questions_per_window,
+            plan.passages,
+            memo,
+            language,
+            options.question_check,
+            facts,
         )
     alignment = alignment_verdicts(judge, probabilities, plan.windows, source, options.literal_check)
     return Preprocessed(alignment, questions, dropped, key_facts)
 
 
-def source_question_set(judge: Judge, plan: Plan, options: Options, log: StepLog, memo: QuestionSets | None) -> Preprocessed:
+def source_question_set(
+    judge: Judge, plan: Plan, options: Options, log: StepLog, memo: QuestionSets | None
+) -> Preprocessed:
     """The source steps of :func:`preprocess` alone, as the scorer runs them: the questions and key facts a
     question file keeps (no claims, so no alignment)."""
     facts = plan.questions_per_window if plan.key_facts else None
     _, questions, dropped, key_facts = judge_source(
-        judge, plan.windows, [], log, plan.questions_per_window, memo, plan.language, options.question_check, facts
+        judge,
+        plan.windows,
+        [],
+        log,
+        plan.questions_per_window,
+        plan.passages,
+        memo,
+        plan.language,
+        options.question_check,
+        facts,
     )
     return Preprocessed([], questions, dropped, key_facts)
 
@@ -125,7 +158,9 @@ def extract_claims(judge: Judge, summary: str, log: StepLog, language: str = "en
     """The atomic claims the judge lists from the summary, in the summary context (SPEC §2)."""
     bound = claims_bound(summary)
     value, call = judge.generate(
-        "claims", prompts.claims_messages(summary, language), claim_list(bound),
+        "claims",
+        prompts.claims_messages(summary, language),
+        claim_list(bound),
         claims_token_budget(judge.count_tokens(summary), bound),
     )
     log.add(call)
@@ -133,16 +168,21 @@ def extract_claims(judge: Judge, summary: str, log: StepLog, language: str = "en
 
 
 def generate_questions(
-    judge: Judge, source: str, n: int, log: StepLog, memo: QuestionSets | None = None, language: str = "en"
+    judge: Judge,
+    source: str,
+    n: int,
+    parts: list[str],
+    log: StepLog,
+    memo: QuestionSets | None = None,
+    language: str = "en",
 ) -> list[str]:
     """Up to ``n`` yes/no questions, written in ``language``, that the source answers "yes": passage by
-    passage when it has several."""
+    passage when the plan cut it into several ``parts``."""
     if memo is not None:
         known = memo.get(source, n, language)
         if known is not None:
             log.shared.add("questions")
             return known[0]
-    parts = question_passages(source, n, judge.count_tokens, judge.context_size)
     if len(parts) == 1:
         asks = [(prompts.questions_messages(source, n, language), n)]
     else:
@@ -160,17 +200,25 @@ def generate_questions(
 
 
 def source_questions(
-    judge: Judge, source: str, n: int, log: StepLog, memo: QuestionSets | None, language: str, check: bool
+    judge: Judge,
+    source: str,
+    n: int,
+    parts: list[str],
+    log: StepLog,
+    memo: QuestionSets | None,
+    language: str,
+    check: bool,
 ) -> CheckedQuestions:
     """The source's questions and, with ``check``, without those it does not answer "yes" itself."""
     if not check:
-        return generate_questions(judge, source, n, log, memo, language), []
+        return generate_questions(judge, source, n, parts, log, memo, language), []
     if memo is not None:
         known = memo.get(source, n, language, kind="checked")
         if known is not None:
             log.shared.update({"questions", "answerable"})
             return known
-    found = keep_answerable_questions(judge, source, generate_questions(judge, source, n, log, memo, language), log)
+    generated = generate_questions(judge, source, n, parts, log, memo, language)
+    found = keep_answerable_questions(judge, source, generated, log)
     if memo is not None:
         memo.put(source, n, found, language, kind="checked")
     return found
@@ -190,7 +238,10 @@ def source_key_facts(judge: Judge, source: str, n: int, log: StepLog, memo: Ques
             return KeyFacts(failed=failed[0])
     try:
         value, call = judge.generate(
-            "highlights", prompts.highlights_messages(source, HIGHLIGHTS), highlight_list(HIGHLIGHTS), highlights_token_budget()
+            "highlights",
+            prompts.highlights_messages(source, HIGHLIGHTS),
+            highlight_list(HIGHLIGHTS),
+            highlights_token_budget(),
         )
     except ContextOverflowError:
         raise
@@ -208,7 +259,10 @@ def source_key_facts(judge: Judge, source: str, n: int, log: StepLog, memo: Ques
         return KeyFacts()
     try:
         split, call = judge.generate(
-            "key_facts", prompts.key_facts_messages(" ".join(highlights)), key_fact_list(bound), key_facts_token_budget(bound)
+            "key_facts",
+            prompts.key_facts_messages(" ".join(highlights)),
+            key_fact_list(bound),
+            key_facts_token_budget(bound),
         )
         log.add(call)
         facts = unique(split.facts)  # type: ignore[attr-defined]
@@ -273,11 +327,19 @@ def answered_by_source(judge: Judge, source: str, questions: list[str], log: Ste
 
 
 def judge_source(
-    judge: Judge, windows: list[Window], claims: list[str], log: StepLog, counts: list[int] | None,
-    memo: QuestionSets | None = None, language: str = "en", question_check: bool = False,
+    judge: Judge,
+    windows: list[Window],
+    claims: list[str],
+    log: StepLog,
+    counts: list[int] | None,
+    passages: list[list[str]] | None,
+    memo: QuestionSets | None = None,
+    language: str = "en",
+    question_check: bool = False,
     fact_counts: list[int] | None = None,
 ) -> tuple[dict[str, list[float]], list[str], list[DroppedQuestion], KeyFacts]:
-    """Claim probabilities per window and (when ``counts`` gives how many per window) questions, and (when
+    """Claim probabilities per window and (when ``counts`` gives how many per window, from the plan's
+    ``passages``) questions, and (when
     ``fact_counts`` does) key facts, window by window, so each window's source steps share its prefix in
     the KV cache. A claim supported by one window is not asked of the next. With ``question_check``, a
     window's questions and key facts that it does not answer "yes" itself are dropped (and returned apart)."""
@@ -288,8 +350,9 @@ def judge_source(
     failed: list[str] = []
     probabilities: dict[str, list[float]] = {claim: [] for claim in claims}
     for i, window in enumerate(windows):
-        if counts and counts[i]:
-            kept, lost = source_questions(judge, window.text, counts[i], log, memo, language, question_check)
+        if counts and passages and counts[i]:
+            parts = passages[i]
+            kept, lost = source_questions(judge, window.text, counts[i], parts, log, memo, language, question_check)
             questions += kept
             dropped += lost
         if fact_counts and fact_counts[i]:
@@ -301,10 +364,14 @@ def judge_source(
                 dropped += lost
             else:
                 facts += found.facts
-            failed += [f"window {window.index + 1} of {len(windows)}: {e}" if len(windows) > 1 else e for e in found.failed]
+            failed += [
+                f"window {window.index + 1} of {len(windows)}: {e}" if len(windows) > 1 else e for e in found.failed
+            ]
         open_claims = [c for c in claims if not any(p >= judge.info.thresholds.alignment for p in probabilities[c])]
         # The prompts share the window: the judge may read it once and judge the claims side by side.
-        answers = yes_probabilities(judge, "alignment", [prompts.claim_verdict_messages(window.text, c) for c in open_claims])
+        answers = yes_probabilities(
+            judge, "alignment", [prompts.claim_verdict_messages(window.text, c) for c in open_claims]
+        )
         for claim, (p, call) in zip(open_claims, answers):
             log.add(call)
             probabilities[claim].append(p)

@@ -205,7 +205,9 @@ def fact_question(fact: str) -> str:
 
 def claims_messages(summary: str, language: str = "en") -> Messages:
     instruction = _write_in("claims", language)
-    task = CLAIMS_TASK.format(language=" " + instruction if instruction else "", example=_language_text(language).claims_example)
+    task = CLAIMS_TASK.format(
+        language=" " + instruction if instruction else "", example=_language_text(language).claims_example
+    )
     return _summary_context(summary, task)
 
 
@@ -215,10 +217,32 @@ def coverage_messages(summary: str, question: str) -> Messages:
 
 
 __all__ = [
-    "STEP_VERSIONS", "PROMPT_VERSION", "Message", "Messages", "step_version", "fence",
-    "questions_messages", "passage_questions_messages", "claim_verdict_messages", "answerable_messages", "claims_messages",
-    "coverage_messages", "ANSWERABLE_TASK", "highlights_messages", "key_facts_messages", "fact_question",
-    "HIGHLIGHTS_TASK", "KEY_FACTS_TASK",
-    "SOURCE_SYSTEM", "SUMMARY_SYSTEM", "QUESTIONS_TASK", "PASSAGE_QUESTIONS_TASK", "ANSWER_FORMAT", "CLAIM_VERDICT_TASK",
-    "CLAIMS_TASK", "COVERAGE_TASK", "LANGUAGE_TEXT", "LanguageText",
+    "STEP_VERSIONS",
+    "PROMPT_VERSION",
+    "Message",
+    "Messages",
+    "step_version",
+    "fence",
+    "questions_messages",
+    "passage_questions_messages",
+    "claim_verdict_messages",
+    "answerable_messages",
+    "claims_messages",
+    "coverage_messages",
+    "ANSWERABLE_TASK",
+    "highlights_messages",
+    "key_facts_messages",
+    "fact_question",
+    "HIGHLIGHTS_TASK",
+    "KEY_FACTS_TASK",
+    "SOURCE_SYSTEM",
+    "SUMMARY_SYSTEM",
+    "QUESTIONS_TASK",
+    "PASSAGE_QUESTIONS_TASK",
+    "ANSWER_FORMAT",
+    "CLAIM_VERDICT_TASK",
+    "CLAIMS_TASK",
+    "COVERAGE_TASK",
+    "LANGUAGE_TEXT",
+    "LanguageText",
 ]

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -25,7 +26,7 @@ from ..errors import InputError
 from ..files import json_object, read_text
 from .result import DroppedQuestion
 
-SCHEMA = "localsumm.questions/1"
+SCHEMA: Final = "localsumm.questions/1"
 # A question ends as one: a person's "Did the bridge open in 2021" is refused, not asked as a statement.
 _QUESTION_ENDS = ("?", "？")
 
@@ -73,7 +74,9 @@ class QuestionSet(BaseModel):
             if not q.strip():
                 raise ValueError(f"question {i + 1} is empty")
             if not q.strip().endswith(_QUESTION_ENDS):
-                raise ValueError(f"question {i + 1} does not end with '?': {q.strip()[:80]!r} (a statement belongs in key_facts)")
+                raise ValueError(
+                    f"question {i + 1} does not end with '?': {q.strip()[:80]!r} (a statement belongs in key_facts)"
+                )
         return [q.strip() for q in value]
 
     @field_validator("key_facts", "highlights")
@@ -125,7 +128,7 @@ class QuestionFile:
     by_id: dict[str, tuple[QuestionSet, int]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: str | Path) -> QuestionFile:
+    def load(cls, path: str | os.PathLike[str]) -> QuestionFile:
         path = Path(path)
         text = read_text(str(path), "question")
         file = cls(path, hashlib.sha256(text.encode("utf-8")).hexdigest())
@@ -162,9 +165,11 @@ class QuestionFile:
         if found is None and record_id is not None and record_id in self.by_id:
             qs, number = self.by_id[record_id]
             raise InputError(
-                f"{where}: the source of record {record_id} has changed since {self.path} line {number} was written for it "
+                f"{where}: the source of record {record_id} has changed since {self.path} line {number} was written "
+                "for it "
                 f"(sha256 {qs.source_sha256[:16]}... in the file, {source_sha256(source)[:16]}... now); "
-                f"write its questions again with `localsumm questions`, or edit the line's source_sha256 if they still hold"
+                "write its questions again with `localsumm questions`, or edit the line's source_sha256 if they "
+                "still hold"
             )
         return found
 
@@ -205,7 +210,8 @@ def given_set(questions: list[str] | QuestionSet, source: str, language: str | N
     if isinstance(questions, str) or not isinstance(questions, list) or not all(isinstance(q, str) for q in questions):
         raise InputError(f"questions must be a list of strings, got {type(questions).__name__}")
     try:
-        return QuestionSet(source_sha256=source_sha256(source), language=language, questions=questions,
-                           provenance={"origin": "given"})
+        return QuestionSet(
+            source_sha256=source_sha256(source), language=language, questions=questions, provenance={"origin": "given"}
+        )
     except ValidationError as e:
         raise InputError(f"questions: {e.errors()[0]['msg'].removeprefix('Value error, ')}") from None

@@ -1,10 +1,9 @@
-"""Reason (the reference's last step): the plain-language reason (SPEC §6) and each verdict's, from templates: no model call."""
+"""Reason (the reference's last step): the plain-language reason (SPEC §6) and each verdict's, from templates."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..text import closest_sentence, shorten
 from .result import AlignmentVerdict, CoverageVerdict, SourceWindow
 from .rules import Scores
 
@@ -42,7 +41,12 @@ def explain(
 
 
 def _overall(
-    scores: Scores, alignment: list[AlignmentVerdict], coverage: list[CoverageVerdict], *, empty: str | None, scale: float
+    scores: Scores,
+    alignment: list[AlignmentVerdict],
+    coverage: list[CoverageVerdict],
+    *,
+    empty: str | None,
+    scale: float,
 ) -> str:
     if empty:
         return f"Score 0: the {empty} is empty, so there is nothing to judge."
@@ -87,18 +91,3 @@ def _overall(
             else f"The summary answers all {scores.questions_asked} questions from the source."
         )
     return " ".join(parts)
-
-
-def verdict_reason(
-    p: float, threshold: float, where: str, text: str, candidates: list[str], scope: str = "", unmatched: Sequence[str] = ()
-) -> str:
-    """An honest reason for one verdict: the judge wrote no explanation, so say what the verdict rests on."""
-    relation = "≥" if p >= threshold else "<"
-    reason = f"judge probability {p:.2f} {relation} threshold {threshold:.2f}{scope}"
-    if unmatched:
-        named = ", ".join(f'"{literal}"' for literal in unmatched)
-        reason += f"; not in the source: {named} (names and numbers must match the source exactly)"
-    evidence = closest_sentence(text, candidates)
-    if evidence is not None:
-        reason += f"; closest {where} sentence: \"{shorten(evidence[0])}\""
-    return reason

@@ -7,10 +7,8 @@ coverage verdicts, the score is arithmetic, and this module is that arithmetic.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
-
-from .prompts import fact_question
 
 
 @dataclass(frozen=True)
@@ -24,12 +22,6 @@ class Scores:
     scorable: bool
     """False when the summary gave no claim or the source gave no question."""
     questions_asked: int
-
-
-def questions_to_ask(questions: Sequence[str], max_questions: int | None, key_facts: Sequence[str] = ()) -> list[str]:
-    """Only the first min(len(questions), max_questions) questions are asked (all of them with None: a question
-    file's); then each key fact, as a question."""
-    return list(questions[:max_questions]) + [fact_question(f) for f in key_facts]
 
 
 def round_half_up(value: float, digits: int = 2) -> float:
@@ -59,7 +51,7 @@ def compute_scores(
     the number of questions asked. Key facts are asked after the questions, and count as they do:
     one verdict, one vote.
     """
-    asked = len(questions_to_ask(questions, max_questions, key_facts))
+    asked = len(questions[:max_questions]) + len(key_facts)
     alignment = sum(1 for s in supported if s) / len(supported) if supported else 0.0
     coverage = sum(1 for a in answered[:asked] if a) / asked if asked else 0.0
     scorable = bool(supported) and asked > 0

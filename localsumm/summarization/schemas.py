@@ -6,8 +6,8 @@ schemas cannot produce text outside them, and pydantic validates what comes back
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Annotated
+from functools import cache
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
@@ -36,7 +36,7 @@ ANY_QUESTION_PATTERN = rf"^{_TEXT}{{3,}}[?？]$"
 Question = Annotated[str, StringConstraints(pattern=QUESTION_PATTERN, max_length=200)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def claim_list(n: int = MAX_CLAIMS) -> type[BaseModel]:
     """A list of at most n claims. A small judge can loop on one claim; the bound ends the loop."""
 
@@ -51,7 +51,7 @@ def claim_list(n: int = MAX_CLAIMS) -> type[BaseModel]:
 ClaimList = claim_list(MAX_CLAIMS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def question_list(n: int, language: str = "en") -> type[BaseModel]:
     """A list of 1..n questions in ``language``; the bound is part of the schema, so part of the grammar."""
     pattern = QUESTION_PATTERNS.get(language, ANY_QUESTION_PATTERN)
@@ -80,17 +80,16 @@ MAX_KEY_FACTS = 10
 def _sentences(field: str, pattern: str, n: int, name: str) -> type[BaseModel]:
     """A list of 1..n sentences matching ``pattern``, under ``field``."""
     item = Annotated[str, StringConstraints(pattern=pattern, max_length=300)]
-    model = create_model(
-        name, __config__=ConfigDict(extra="forbid"), **{field: (list[item], Field(min_length=1, max_length=n))}  # type: ignore[valid-type]
-    )
+    fields: dict[str, Any] = {field: (list[item], Field(min_length=1, max_length=n))}
+    model = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
     return model
 
 
-@lru_cache(maxsize=None)
+@cache
 def highlight_list(n: int = HIGHLIGHTS) -> type[BaseModel]:
     return _sentences("summary", SENTENCE_PATTERN, n, f"HighlightList{n}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def key_fact_list(n: int = MAX_KEY_FACTS) -> type[BaseModel]:
     return _sentences("facts", FACT_PATTERN, n, f"KeyFactList{n}")

@@ -15,9 +15,10 @@ calls them in that order:
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .._version import __version__
 from ..backends import open_judge
@@ -27,17 +28,22 @@ from ..errors import ConfigError, InputError
 from ..models.registry import looks_like_path
 from ..protocol import Judge
 from . import prompts
-from .analyze import analyze
+from .analyze import analyze, questions_to_ask
 from .inputs import SourceExtractor, resolve_source, resolve_summary
 from .plan import Plan, plan_evaluation, source_windows
 from .preprocess import Preprocessed, QuestionSets, alignment_verdicts, judge_source, preprocess, source_question_set
 from .question_file import Found, QuestionFile, QuestionSet, check_language, given_set, source_sha256
 from .reason import explain
 from .result import (
-    AlignmentVerdict, AnalyzeStepResult, CoverageVerdict, PreprocessStepResult, Provenance, QuestionsOrigin,
+    AlignmentVerdict,
+    AnalyzeStepResult,
+    CoverageVerdict,
+    PreprocessStepResult,
+    Provenance,
+    QuestionsOrigin,
     SummarizationResult,
 )
-from .rules import Scores, compute_scores, questions_to_ask
+from .rules import Scores, compute_scores
 from .steplog import OnCall, StepLog
 
 
@@ -104,8 +110,12 @@ class SummarizationScorer:
             asked = questions_to_ask(pre.questions, cap, pre.key_facts.facts)
             coverage = analyze(self.judge, summary, asked, log)
         scores = compute_scores(
-            [v.supported for v in pre.alignment], pre.questions, [v.answered for v in coverage],
-            max_questions=cap, scale=options.scale, key_facts=pre.key_facts.facts,
+            [v.supported for v in pre.alignment],
+            pre.questions,
+            [v.answered for v in coverage],
+            max_questions=cap,
+            scale=options.scale,
+            key_facts=pre.key_facts.facts,
         )
         layout = plan.layout if plan else None
         reason = explain(scores, pre.alignment, coverage, empty=empty, scale=options.scale, windows=layout)
@@ -134,14 +144,28 @@ class SummarizationScorer:
         pre = source_question_set(self.judge, plan, self.options, log, self.question_sets)
         info = self.judge.info
         return QuestionSet(
-            source_sha256=source_sha256(source), language=plan.language, questions=pre.questions[: self.options.max_questions],
-            key_facts=pre.key_facts.facts, highlights=pre.key_facts.highlights, dropped=pre.dropped,
+            source_sha256=source_sha256(source),
+            language=plan.language,
+            questions=pre.questions[: self.options.max_questions],
+            key_facts=pre.key_facts.facts,
+            highlights=pre.key_facts.highlights,
+            dropped=pre.dropped,
             provenance={
-                "origin": "judge", "judge": info.name, "model_sha256": info.sha256, "engine": info.engine,
-                "prompt_version": prompts.PROMPT_VERSION, "localsumm_version": __version__, "seed": info.seed,
+                "origin": "judge",
+                "judge": info.name,
+                "model_sha256": info.sha256,
+                "engine": info.engine,
+                "prompt_version": prompts.PROMPT_VERSION,
+                "localsumm_version": __version__,
+                "seed": info.seed,
                 "thresholds": {"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
-                **{k: v for k, v in self.options.recorded().items() if k in ("max_questions", "question_check", "key_facts")},
-                "key_facts_failed": pre.key_facts.failed, "source_windows": len(plan.windows),
+                **{
+                    k: v
+                    for k, v in self.options.recorded().items()
+                    if k in ("max_questions", "question_check", "key_facts")
+                },
+                "key_facts_failed": pre.key_facts.failed,
+                "source_windows": len(plan.windows),
             },
         )
 
@@ -151,7 +175,7 @@ class SummarizationScorer:
         """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
         log = StepLog(on_call)
         windows = source_windows(source, self.judge, self.options.max_questions)
-        probabilities, _, _, _ = judge_source(self.judge, windows, claims, log, None)
+        probabilities, _, _, _ = judge_source(self.judge, windows, claims, log, None, None)
         alignment = alignment_verdicts(self.judge, probabilities, windows, source, self.options.literal_check)
         return alignment, analyze(self.judge, summary, questions, log)
 
@@ -170,8 +194,14 @@ class SummarizationScorer:
         return ScorerSpec(model, options, self.source, self.source_extractor)
 
     def _result(
-        self, scores: Scores, reason: str, pre: Preprocessed, coverage: list[CoverageVerdict], log: StepLog,
-        plan: Plan | None, questions: QuestionsOrigin,
+        self,
+        scores: Scores,
+        reason: str,
+        pre: Preprocessed,
+        coverage: list[CoverageVerdict],
+        log: StepLog,
+        plan: Plan | None,
+        questions: QuestionsOrigin,
     ) -> SummarizationResult:
         info, options = self.judge.info, self.options
         return SummarizationResult(
@@ -181,8 +211,12 @@ class SummarizationScorer:
             coverage_score=round(scores.coverage, 4),
             scorable=scores.scorable,
             preprocess_step_result=PreprocessStepResult(
-                alignment=pre.alignment, questions=pre.questions, dropped_questions=pre.dropped,
-                highlights=pre.key_facts.highlights, key_facts=pre.key_facts.facts, key_facts_failed=pre.key_facts.failed,
+                alignment=pre.alignment,
+                questions=pre.questions,
+                dropped_questions=pre.dropped,
+                highlights=pre.key_facts.highlights,
+                key_facts=pre.key_facts.facts,
+                key_facts_failed=pre.key_facts.failed,
             ),
             analyze_step_result=AnalyzeStepResult(coverage=coverage),
             provenance=Provenance(
@@ -268,4 +302,6 @@ def _origin(found: Found | None) -> QuestionsOrigin:
     provenance = found.questions.provenance or None
     if found.file is None:
         return QuestionsOrigin(origin="given", written_by=provenance)
-    return QuestionsOrigin(origin="file", file=found.file, file_sha256=found.file_sha256, line=found.line, written_by=provenance)
+    return QuestionsOrigin(
+        origin="file", file=found.file, file_sha256=found.file_sha256, line=found.line, written_by=provenance
+    )

@@ -9,8 +9,8 @@ measured in the judge's own tokens, not characters.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import ContextOverflowError
 from ..text import sentence_spans
@@ -21,7 +21,9 @@ CountTokens = Callable[[str], int]
 OVERLAP_SHARE = 0.1
 
 # Between words; a CJK character is a word of its own (those scripts put no spaces between words).
-_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af][^\S\n]*|[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+\s*|\s+")
+_WORD = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af][^\S\n]*|[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+\s*|\s+"
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,9 @@ def split_source(source: str, room: int, count_tokens: CountTokens) -> list[Wind
     is cut between words.
     """
     if room < 16:
-        raise ContextOverflowError(f"the judge's context leaves {room} tokens for the source: too few to judge anything")
+        raise ContextOverflowError(
+            f"the judge's context leaves {room} tokens for the source: too few to judge anything"
+        )
     total = count_tokens(source)
     if total <= room:
         return [Window(0, 0, len(source), total, source)]
@@ -67,7 +71,9 @@ def split_source(source: str, room: int, count_tokens: CountTokens) -> list[Wind
             pieces.append((start, end, n))
             continue
         for word_start, word_end in spans(source[start:end], _WORD):
-            pieces.append((start + word_start, start + word_end, count_tokens(source[start + word_start : start + word_end])))
+            pieces.append(
+                (start + word_start, start + word_end, count_tokens(source[start + word_start : start + word_end]))
+            )
 
     overlap = int(room * OVERLAP_SHARE)
     windows: list[Window] = []
@@ -78,7 +84,9 @@ def split_source(source: str, room: int, count_tokens: CountTokens) -> list[Wind
         while last < len(pieces) and used + pieces[last][2] <= room:
             used += pieces[last][2]
             last += 1
-        last = max(last, first + 1)  # a single word longer than a window still goes in (the judge then names the overflow)
+        last = max(
+            last, first + 1
+        )  # a single word longer than a window still goes in (the judge then names the overflow)
         text = source[pieces[first][0] : pieces[last - 1][1]]
         while count_tokens(text) > room and last > first + 1:  # joined text can tokenize longer than its pieces
             last -= 1

@@ -11,6 +11,15 @@ from .segment import sentence_spans, sentences
 from .words import closest_sentence, content_words, printable, shorten, tokens
 
 __all__ = [
-    "LANGUAGE_NAMES", "detect_language", "language_name", "number_keys", "sentence_spans",
-    "sentences", "closest_sentence", "content_words", "printable", "shorten", "tokens",
+    "LANGUAGE_NAMES",
+    "detect_language",
+    "language_name",
+    "number_keys",
+    "sentence_spans",
+    "sentences",
+    "closest_sentence",
+    "content_words",
+    "printable",
+    "shorten",
+    "tokens",
 ]

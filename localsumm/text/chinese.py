@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from .language import HAN
+
 # jieba's tags for person (nr, nrfg, nrt), place (ns) and organisation (nt) names.
 _NAME_TAGS = frozenset({"nr", "nrfg", "nrt", "ns", "nt"})
 # Numerals (m), numeral-measure words (mq), time words (t: 五月); jieba leaves 〇 untagged (x).

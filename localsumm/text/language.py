@@ -14,11 +14,35 @@ from typing import Any
 
 # The languages a prompt can name. py3langid is restricted to these, so every answer has a name.
 LANGUAGE_NAMES: dict[str, str] = {
-    "en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "fr": "French", "de": "German",
-    "es": "Spanish", "pt": "Portuguese", "it": "Italian", "nl": "Dutch", "sv": "Swedish", "da": "Danish",
-    "no": "Norwegian", "fi": "Finnish", "pl": "Polish", "cs": "Czech", "ro": "Romanian", "hu": "Hungarian",
-    "el": "Greek", "tr": "Turkish", "ru": "Russian", "uk": "Ukrainian", "ar": "Arabic", "he": "Hebrew",
-    "fa": "Persian", "hi": "Hindi", "id": "Indonesian", "vi": "Vietnamese", "th": "Thai",
+    "en": "English",
+    "zh": "Chinese",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "pt": "Portuguese",
+    "it": "Italian",
+    "nl": "Dutch",
+    "sv": "Swedish",
+    "da": "Danish",
+    "no": "Norwegian",
+    "fi": "Finnish",
+    "pl": "Polish",
+    "cs": "Czech",
+    "ro": "Romanian",
+    "hu": "Hungarian",
+    "el": "Greek",
+    "tr": "Turkish",
+    "ru": "Russian",
+    "uk": "Ukrainian",
+    "ar": "Arabic",
+    "he": "Hebrew",
+    "fa": "Persian",
+    "hi": "Hindi",
+    "id": "Indonesian",
+    "vi": "Vietnamese",
+    "th": "Thai",
 }
 
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -61,7 +85,7 @@ def language_name(code: str) -> str:
 @lru_cache(maxsize=1)
 def _identifier() -> Any:
     # Loaded on first use: the model takes a fifth of a second to unpack and most texts never need it.
-    from py3langid.langid import LanguageIdentifier, MODEL_FILE
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     identifier.set_languages(sorted(set(LANGUAGE_NAMES) & set(identifier.nb_classes)))

@@ -74,7 +74,9 @@ def decode(
         if token == engine.eos:
             return out
         if len(out) == max_tokens:
-            raise JudgeError(f"{step}: the judge's answer hit its cap of {max_tokens} tokens before the JSON was complete")
+            raise JudgeError(
+                f"{step}: the judge's answer hit its cap of {max_tokens} tokens before the JSON was complete"
+            )
         out.append(token)
         constraint.advance(token)
         limit = min(DRAFT_TOKENS, max_tokens - len(out))

@@ -28,7 +28,15 @@ class Engine:
     """One ``Llama`` with a context of ``sequences`` sequences in one KV cache, and its chat template."""
 
     def __init__(
-        self, path: Path, *, n_ctx: int, n_threads: int | None, n_batch: int, seed: int, sequences: int, extra_bytes: int
+        self,
+        path: Path,
+        *,
+        n_ctx: int,
+        n_threads: int | None,
+        n_batch: int,
+        seed: int,
+        sequences: int,
+        extra_bytes: int,
     ) -> None:
         from llama_cpp import Llama
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
@@ -50,7 +58,9 @@ class Engine:
                 verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as e:
-            raise ModelError(f"llama.cpp could not load {path}: the file is corrupt, truncated or not a supported GGUF ({e})") from None
+            raise ModelError(
+                f"llama.cpp could not load {path}: the file is corrupt, truncated or not a supported GGUF ({e})"
+            ) from None
         self._allow_sequences(sequences)
         self.context_size: int = self.llm.n_ctx()
         self.n_batch: int = self.llm.n_batch
@@ -83,8 +93,11 @@ class Engine:
         sentinel = "\x00\x1esegment\x1e\x00"
         while any(sentinel in content_text(m["content"]) for m in messages):
             sentinel += "\x00"
-        joined = [
-            {"role": m["role"], "content": sentinel.join([m["content"]] if isinstance(m["content"], str) else m["content"])}
+        joined: Any = [
+            {
+                "role": m["role"],
+                "content": sentinel.join([m["content"]] if isinstance(m["content"], str) else m["content"]),
+            }
             for m in messages
         ]
         pieces = self._formatter(messages=joined).prompt.split(sentinel)
@@ -192,7 +205,10 @@ class Engine:
                 outputs.append(k - 1)
             batch.n_tokens = k
             llm._ctx.decode(llm._batch)
-            rows = [np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm.ctx, i), shape=(self.n_vocab,)).copy() for i in outputs]
+            rows = [
+                np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm.ctx, i), shape=(self.n_vocab,)).copy()
+                for i in outputs
+            ]
         finally:
             for seq in range(1, len(tails) + 1):
                 llama_cpp.llama_memory_seq_rm(memory, seq, -1, -1)

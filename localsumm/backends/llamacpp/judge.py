@@ -45,10 +45,20 @@ class LlamaCppJudge:
     ) -> None:
         path = Path(path)
         self.info = JudgeInfo(
-            name=name or path.name, path=str(path), sha256=sha256, thresholds=thresholds, seed=seed, engine=engine_build()
+            name=name or path.name,
+            path=str(path),
+            sha256=sha256,
+            thresholds=thresholds,
+            seed=seed,
+            engine=engine_build(),
         )
         self.engine = Engine(
-            path, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch, seed=seed, sequences=PARALLEL_SEQUENCES + 1,
+            path,
+            n_ctx=n_ctx,
+            n_threads=n_threads,
+            n_batch=n_batch,
+            seed=seed,
+            sequences=PARALLEL_SEQUENCES + 1,
             extra_bytes=SNAPSHOT_BUDGET_BYTES,
         )
         self.context_size = self.engine.context_size
@@ -105,4 +115,6 @@ def load_judge(
     seed: int = DEFAULT_SEED,
 ) -> LlamaCppJudge:
     """The judge for these settings, loaded once per process."""
-    return LlamaCppJudge(path, name=name, sha256=sha256, thresholds=thresholds, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
+    return LlamaCppJudge(
+        path, name=name, sha256=sha256, thresholds=thresholds, n_ctx=n_ctx, n_threads=n_threads, seed=seed
+    )

@@ -33,7 +33,9 @@ class YesNo:
         self.yes = engine.single_tokens(YES)
         self.no = engine.single_tokens(NO)
         if not self.yes or not self.no:
-            raise ModelError(f"{name}: the vocabulary has no single token for yes/no, so verdict probabilities cannot be read")
+            raise ModelError(
+                f"{name}: the vocabulary has no single token for yes/no, so verdict probabilities cannot be read"
+            )
 
     def p_yes(self, logits: np.ndarray) -> float:
         logits = logits.astype(np.float64)
@@ -43,7 +45,9 @@ class YesNo:
         return float(p_yes / (p_yes + p_no))
 
 
-def one_verdict(engine: Engine, prefixes: Prefixes, yes_no: YesNo, step: str, prompt: Prompt) -> tuple[float, JudgeCall]:
+def one_verdict(
+    engine: Engine, prefixes: Prefixes, yes_no: YesNo, step: str, prompt: Prompt
+) -> tuple[float, JudgeCall]:
     text, tokens, starts = prompt
     engine.check_fits(step, tokens, 1)
     start = time.perf_counter()
@@ -57,7 +61,9 @@ def shared_boundary(prompts: list[Prompt]) -> int:
     it, and before each prompt's last token; 0 if none."""
     tokens0, starts0 = prompts[0][1], prompts[0][2]
     common = min(common_prefix(tokens0, tokens) for _, tokens, _ in prompts[1:])
-    shared = [s for s in starts0 if s <= common and all(s in starts and s < len(tokens) for _, tokens, starts in prompts)]
+    shared = [
+        s for s in starts0 if s <= common and all(s in starts and s < len(tokens) for _, tokens, starts in prompts)
+    ]
     return max(shared, default=0)
 
 
@@ -85,7 +91,11 @@ def side_by_side(
             continue
         group = groups[-1]
         size = sum(len(prompts[j][1]) - shared for j in group)
-        if group and (len(group) == PARALLEL_SEQUENCES or size + tail > engine.n_batch or shared + size + tail > engine.context_size):
+        if group and (
+            len(group) == PARALLEL_SEQUENCES
+            or size + tail > engine.n_batch
+            or shared + size + tail > engine.context_size
+        ):
             groups.append(group := [])
         group.append(i)
     first = True
