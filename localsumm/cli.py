@@ -188,9 +188,13 @@ def eval_(
             settings = RaySettings(
                 address=None if ray == _LOCAL_RAY else ray, workers=workers, threads=options.threads or 1
             )
+        from .reports.terminal import ProgressBar, print_eval_summary
         from .runs.evaluate import evaluate_file
 
-        summary = evaluate_file(data, out, resume=resume, model=model, options=options, ray=settings, limit=limit)
+        summary = evaluate_file(
+            data, out, resume=resume, model=model, options=options, ray=settings, limit=limit, progress=ProgressBar()
+        )
+        print_eval_summary(summary)
     except LocalsummError as e:
         _fail(e)
         return
@@ -238,6 +242,7 @@ def questions(
         if (data is None) == (source is None) or out is None:
             raise ConfigError("give a data file or --source, and --out (or --schema alone)")
         from .files import read_text
+        from .reports.terminal import ProgressBar, print_questions_summary
         from .runs.questions import write_questions
 
         summary = write_questions(
@@ -250,7 +255,9 @@ def questions(
             check=question_check,
             limit=limit,
             source=read_text(source, "source") if source is not None else None,
+            progress=ProgressBar(),
         )
+        print_questions_summary(summary)
     except LocalsummError as e:
         _fail(e)
         return
@@ -305,8 +312,11 @@ def bench_quality(
     """Agreement with human labels per dataset (bootstrap 95% intervals), beside trivial baselines."""
     try:
         from .bench.quality import markdown, run_quality
+        from .reports.terminal import ProgressBar
 
-        figures, written = run_quality(data, out, model=model, options=options, limit=limit, questions=questions)
+        figures, written = run_quality(
+            data, out, model=model, options=options, limit=limit, questions=questions, progress=ProgressBar()
+        )
     except LocalsummError as e:
         _fail(e)
         return
@@ -428,7 +438,9 @@ def calibrate(
         from .config.thresholds import store_override
 
         judge = open_for_bench(model, options)
-        lines = score_datasets(data, out, judge, options=options, limit=limit)
+        from .reports.terminal import ProgressBar
+
+        lines = score_datasets(data, out, judge, options=options, limit=limit, progress=ProgressBar())
         calibration = fit([i for ls in lines.values() for i in labelled_items(ls)], judge.info.thresholds)
     except LocalsummError as e:
         _fail(e)

@@ -29,7 +29,7 @@ from ..text import tokens
 from . import metrics
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from ..runs.progress import Progress
 
 
 @dataclass(frozen=True)
@@ -298,7 +298,7 @@ def score_datasets(
     *,
     options: Options | None = None,
     limit: int | None = None,
-    console: Console | None = None,
+    progress: Progress | None = None,
     questions: str | Path | None = None,
 ) -> dict[str, list[ResultLine]]:
     """Each dataset scored into ``out_dir/<dataset>.<judge>[.<questions>].jsonl`` (resumable); its lines, by dataset.
@@ -320,7 +320,7 @@ def score_datasets(
                     "--from-reference FIELD`"
                 )
             question_file = out_dir / f"{dataset}.reference-questions.jsonl"
-            write_questions(data, question_file, resume=True, from_reference=field, console=console)
+            write_questions(data, question_file, resume=True, from_reference=field, progress=progress)
             name, these = (
                 f"{name}.reference-questions",
                 options.replace(questions=str(question_file), questions_only=True),
@@ -330,7 +330,7 @@ def score_datasets(
             digest = QuestionFile.load(questions).sha256[:12]
             name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
         results = out_dir / f"{name}.jsonl"
-        evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, console=console)
+        evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, progress=progress)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
         lines_by_dataset[dataset] = read_results(results)[:limit]
     return lines_by_dataset
@@ -343,7 +343,7 @@ def run_quality(
     model: str | Judge | None = None,
     options: Options | None = None,
     limit: int | None = None,
-    console: Console | None = None,
+    progress: Progress | None = None,
     questions: str | Path | None = None,
     **settings: object,
 ) -> tuple[list[Figure], list[Path]]:
@@ -358,7 +358,7 @@ def run_quality(
     figures: list[Figure] = []
     items_by_dataset: dict[str, list[Item]] = {}
     scored = score_datasets(
-        data_files, out_dir, judge, options=options, limit=limit, console=console, questions=questions
+        data_files, out_dir, judge, options=options, limit=limit, progress=progress, questions=questions
     )
     for dataset, lines in scored.items():
         items_by_dataset[dataset] = items_from_results(lines)

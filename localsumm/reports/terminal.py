@@ -1,4 +1,4 @@
-"""Human-readable rendering of a result for the terminal.
+"""Human-readable rendering for the terminal: a result, a run's progress, and the tables runs end with.
 
 Every piece of text from the user's data is printed as a ``rich.text.Text``,
 never parsed as markup, with control characters made visible, so a summary
@@ -7,10 +7,23 @@ containing ``[red]`` or an ANSI escape sequence shows as itself.
 
 from __future__ import annotations
 
+import statistics
+
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
+from ..runs.evaluate import EvalSummary
+from ..runs.questions import QuestionsSummary
 from ..summarization.result import SummarizationResult
 from ..text import printable
 
@@ -83,4 +96,76 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
             f"{result.seconds:.1f} s in {sum(s.calls for s in prov.steps)} model calls",
             style="dim",
         )
+    )
+
+
+class ProgressBar:
+    """``runs.progress.Progress`` drawn on the terminal: a bar with the count, the time, the eta and the rate;
+    skipped and failed items printed above it as they happen."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.console = console or Console(stderr=True)
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
+
+    def start(self, label: str, total: int) -> None:
+        self._bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[rate]}"),
+            console=self.console,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task(label, total=total, rate="")
+
+    def note(self, kind: str, message: str) -> None:
+        style = "yellow" if kind == "skipped" else "red"
+        self.console.print(Text.assemble((kind, style), f": {printable(message)}"), highlight=False)
+
+    def advance(self, rate: str = "") -> None:
+        if self._bar is not None and self._task is not None:
+            if rate:
+                self._bar.update(self._task, advance=1, rate=rate)
+            else:
+                self._bar.advance(self._task)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+def _histogram(values: list[float]) -> str:
+    """Counts in five equal bins from 0 to the top of the scale (1, or the --scale in use)."""
+    top = max(1.0, *values)
+    bins = [0] * 5
+    for v in values:
+        bins[min(int(v / top * 5), 4)] += 1
+    return " ".join(f"{i * top / 5:g}-{(i + 1) * top / 5:g}:{n}" for i, n in enumerate(bins))
+
+
+def print_eval_summary(summary: EvalSummary, console: Console | None = None) -> None:
+    """The table ``localsumm eval`` ends with: each dimension's mean, median and distribution."""
+    console = console or Console(stderr=True)
+    table = Table(title=f"{summary.out}: {summary.items} items, {summary.scored} scored")
+    for column in ("", "mean", "median", "distribution"):
+        table.add_column(column)
+    for dim, values in summary.dimensions.items():
+        if values:
+            table.add_row(
+                dim, f"{statistics.fmean(values):.3f}", f"{statistics.median(values):.3f}", _histogram(values)
+            )
+    console.print(table)
+    console.print(f"unscorable (score 0, nothing to judge): {summary.unscorable}   failed: {summary.failed}")
+
+
+def print_questions_summary(summary: QuestionsSummary, console: Console | None = None) -> None:
+    console = console or Console(stderr=True)
+    console.print(
+        f"{summary.out}: {summary.written} question sets written, {summary.kept} already there, "
+        f"{summary.failed} failed ({summary.sources} distinct sources)"
     )

@@ -13,19 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
-
 from ..config.options import Options, make_options
 from ..errors import ConfigError, InputError
 from ..protocol import Judge
 from ..summarization.inputs import resolve_source
 from ..summarization.question_file import QuestionFile
 from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer, load_question_file
-from ..text import printable
 from .batch import ItemResult, run_evals
+from .progress import Progress, Quiet
 from .records import Record, read_records
 from .results import (
     DIMENSIONS,
@@ -44,11 +39,16 @@ if TYPE_CHECKING:
 
 @dataclass
 class EvalSummary:
+    """A results file at the end of a run (``reports.terminal.print_eval_summary`` shows it)."""
+
+    out: Path
     items: int
     scored: int
     failed: int
     unscorable: int
     mean_score: float | None
+    dimensions: dict[str, list[float]]
+    """Each dimension's values over the scored items (score, alignment_score, coverage_score)."""
 
 
 def evaluate_file(
@@ -59,7 +59,7 @@ def evaluate_file(
     model: str | os.PathLike[str] | Judge | None = None,
     options: Options | None = None,
     limit: int | None = None,
-    console: Console | None = None,
+    progress: Progress | None = None,
     ray: RaySettings | None = None,
     **settings: object,
 ) -> EvalSummary:
@@ -71,7 +71,7 @@ def evaluate_file(
     loads the judge.
     """
     options = make_options(options, **settings)
-    console = console or Console(stderr=True)
+    progress = progress or Quiet()
     if out.exists() and out.stat().st_size > 0 and not resume:
         raise InputError(f"{out} already holds results; pass --resume to continue it, or choose another --out")
     records = list(read_records(data))[:limit]
@@ -108,36 +108,39 @@ def evaluate_file(
         judge_checked = True
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a", encoding="utf-8") as sink, progress_bar(console) as progress:
-        task = progress.add_task("scoring", total=len(todo), rate="")
-        for record in todo:
-            if record.error is not None:
-                console.print(Text.assemble(("skipped", "yellow"), f": {printable(record.error)}"), highlight=False)
-                sink.write(format_line(record.fields, record.id, error=record.error) + "\n")
+    progress.start("scoring", len(todo))
+    try:
+        with out.open("a", encoding="utf-8") as sink:
+            for record in todo:
+                if record.error is not None:
+                    progress.note("skipped", record.error)
+                    sink.write(format_line(record.fields, record.id, error=record.error) + "\n")
+                    sink.flush()
+                    progress.advance()
+            tokens, seconds = 0, 0.0
+
+            def finished(item: ItemResult) -> None:
+                nonlocal tokens, seconds, judge_checked
+                record = valid[item.index]
+                result = next(iter(item.scorer_results.values()), None)
+                if result is not None and not judge_checked:
+                    check_same_judge(out, earlier, result.provenance.model, result.provenance.model_sha256)
+                    judge_checked = True
+                error = "; ".join(item.errors.values()) or None
+                sink.write(format_line(record.fields, record.id, error=error, result=result) + "\n")
                 sink.flush()
-                progress.advance(task)
-        tokens, seconds = 0, 0.0
+                for result in item.scorer_results.values():
+                    steps = result.provenance.steps
+                    tokens += sum(s.prompt_tokens + s.completion_tokens for s in steps)
+                    seconds += sum(s.seconds for s in steps)
+                progress.advance(f"{tokens / seconds:.0f} tokens/s" if seconds else "")
 
-        def finished(item: ItemResult) -> None:
-            nonlocal tokens, seconds, judge_checked
-            record = valid[item.index]
-            result = next(iter(item.scorer_results.values()), None)
-            if result is not None and not judge_checked:
-                check_same_judge(out, earlier, result.provenance.model, result.provenance.model_sha256)
-                judge_checked = True
-            error = "; ".join(item.errors.values()) or None
-            sink.write(format_line(record.fields, record.id, error=error, result=result) + "\n")
-            sink.flush()
-            for result in item.scorer_results.values():
-                steps = result.provenance.steps
-                tokens += sum(s.prompt_tokens + s.completion_tokens for s in steps)
-                seconds += sum(s.seconds for s in steps)
-            progress.update(task, advance=1, rate=f"{tokens / seconds:.0f} tokens/s" if seconds else "")
-
-        if scorer is not None:
-            runs = ({"id": r.id, "input": r.input, "output": r.output, "questions": r.questions} for r in valid)
-            run_evals(runs, [scorer], on_item_complete=finished, ray=ray)
-    return _summarise(out, console)
+            if scorer is not None:
+                runs = ({"id": r.id, "input": r.input, "output": r.output, "questions": r.questions} for r in valid)
+                run_evals(runs, [scorer], on_item_complete=finished, ray=ray)
+    finally:
+        progress.stop()
+    return summarise(out)
 
 
 def match_question_file(
@@ -157,54 +160,27 @@ def match_question_file(
         if found is None and questions_only and record.questions is None and record.id in pending:
             raise InputError(
                 f"{data}: line {record.line} (id {record.id}): {question_file.path} holds no question set for its "
-                "source "
-                f"and --questions-only is set; write it with `localsumm questions`, or drop --questions-only"
+                "source and --questions-only is set; write it with `localsumm questions`, or drop --questions-only"
             )
     if records and not matched:
         raise InputError(
             f"{question_file.path} holds question sets for {len(question_file)} sources, none of them a source of "
-            f"{data}: "
-            f"is it the question file of another data file? (`localsumm questions {data} --out FILE` writes this one's)"
+            f"{data}: is it the question file of another data file? (`localsumm questions {data} --out FILE` "
+            "writes this one's)"
         )
 
 
-def progress_bar(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[rate]}"),
-        console=console,
-    )
-
-
-def _histogram(values: list[float]) -> str:
-    """Counts in five equal bins from 0 to the top of the scale (1, or the --scale in use)."""
-    top = max(1.0, *values)
-    bins = [0] * 5
-    for v in values:
-        bins[min(int(v / top * 5), 4)] += 1
-    return " ".join(f"{i * top / 5:g}-{(i + 1) * top / 5:g}:{n}" for i, n in enumerate(bins))
-
-
-def _summarise(out: Path, console: Console) -> EvalSummary:
+def summarise(out: Path) -> EvalSummary:
+    """What a results file holds: items, scored, failed, unscorable, and each dimension's values."""
     lines = read_results(out)
     scored = [line for line in lines if line.scored]
-    table = Table(title=f"{out}: {len(lines)} items, {len(scored)} scored")
-    for column in ("", "mean", "median", "distribution"):
-        table.add_column(column)
-    for dim in DIMENSIONS:
-        values = [getattr(line, dim) for line in scored]
-        if values:
-            table.add_row(
-                dim, f"{statistics.fmean(values):.3f}", f"{statistics.median(values):.3f}", _histogram(values)
-            )
-    console.print(table)
-    unscorable = sum(1 for line in scored if not line.scorable)
-    failed = len(lines) - len(scored)
-    console.print(f"unscorable (score 0, nothing to judge): {unscorable}   failed: {failed}")
     mean = statistics.fmean(line.score for line in scored) if scored else None
-    return EvalSummary(items=len(lines), scored=len(scored), failed=failed, unscorable=unscorable, mean_score=mean)
+    return EvalSummary(
+        out=out,
+        items=len(lines),
+        scored=len(scored),
+        failed=len(lines) - len(scored),
+        unscorable=sum(1 for line in scored if not line.scorable),
+        mean_score=mean,
+        dimensions={dim: [getattr(line, dim) for line in scored] for dim in DIMENSIONS},
+    )

@@ -12,9 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.text import Text
-
 from .._version import __version__
 from ..config.options import Options, make_options
 from ..errors import InputError, JudgeError
@@ -26,18 +23,20 @@ from ..summarization.question_file import QuestionFile, QuestionSet, source_sha2
 from ..summarization.result import DroppedQuestion
 from ..summarization.scorer import SummarizationScorer, create_summarization_scorer
 from ..summarization.steplog import StepLog
-from ..text import printable
-from .evaluate import progress_bar
+from .progress import Progress, Quiet
 from .records import Record, read_records
 
 
 @dataclass
 class QuestionsSummary:
+    out: Path
     sources: int
     """Distinct sources in the data."""
     written: int
     """Question sets this run wrote (the others were in the file already, or failed)."""
     failed: int
+    kept: int
+    """Question sets the file held already (a resumed run)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +135,7 @@ def write_questions(
     from_reference: str | None = None,
     check: bool | None = None,
     limit: int | None = None,
-    console: Console | None = None,
+    progress: Progress | None = None,
     source: str | None = None,
 ) -> QuestionsSummary:
     """Write the question set of every distinct source of ``data`` (the first ``limit`` records) into ``out``.
@@ -146,7 +145,7 @@ def write_questions(
     for a reference's facts, which are trusted as written; a reference without the check loads no judge.
     """
     options = make_options(options)
-    console = console or Console(stderr=True)
+    progress = progress or Quiet()
     if out.exists() and out.stat().st_size > 0 and not resume:
         raise InputError(f"{out} already holds question sets; pass --resume to continue it, or choose another --out")
     check = (from_reference is None) if check is None else check
@@ -164,31 +163,31 @@ def write_questions(
     done = set(QuestionFile.load(out).by_hash) if resume and out.exists() and out.stat().st_size > 0 else set()
     todo = [s for s in sources if s.sha256 not in done]
     for error in errors:
-        console.print(Text.assemble(("skipped", "yellow"), f": {printable(error)}"), highlight=False)
+        progress.note("skipped", error)
     scorer: SummarizationScorer | None = None
     if todo and (from_reference is None or check):
         scorer = create_summarization_scorer(model, options=options.replace(questions=None, questions_only=False))
     written = failed = 0
     out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a", encoding="utf-8") as sink, progress_bar(console) as progress:
-        task = progress.add_task("questions", total=len(todo), rate="")
-        for pending in todo:
-            try:
-                if from_reference is not None:
-                    qs = reference_set(pending, from_reference, data, scorer.judge if scorer else None)
+    progress.start("questions", len(todo))
+    try:
+        with out.open("a", encoding="utf-8") as sink:
+            for pending in todo:
+                try:
+                    if from_reference is not None:
+                        qs = reference_set(pending, from_reference, data, scorer.judge if scorer else None)
+                    else:
+                        assert scorer is not None
+                        found = scorer.question_set(pending.text, pending.summary)
+                        qs = found.model_copy(update={"id": pending.record.id})
+                except (InputError, JudgeError) as e:  # ContextOverflowError too: reported, the other sources go on
+                    progress.note("failed", str(e))
+                    failed += 1
                 else:
-                    assert scorer is not None
-                    qs = scorer.question_set(pending.text, pending.summary).model_copy(update={"id": pending.record.id})
-            except (InputError, JudgeError) as e:  # ContextOverflowError too: reported, the other sources go on
-                console.print(Text.assemble(("failed", "red"), f": {printable(str(e))}"), highlight=False)
-                failed += 1
-            else:
-                sink.write(qs.to_line() + "\n")
-                sink.flush()
-                written += 1
-            progress.advance(task)
-    console.print(
-        f"{out}: {written} question sets written, {len(done)} already there, {failed} failed "
-        f"({len(sources)} distinct sources)"
-    )
-    return QuestionsSummary(sources=len(sources), written=written, failed=failed)
+                    sink.write(qs.to_line() + "\n")
+                    sink.flush()
+                    written += 1
+                progress.advance()
+    finally:
+        progress.stop()
+    return QuestionsSummary(out=out, sources=len(sources), written=written, failed=failed, kept=len(done))
