@@ -149,3 +149,31 @@ def test_the_chinese_set_is_what_its_rules_derive_and_each_edit_changes_one_sent
         before, after = sentences(originals[row["meta"]["doc_id"]]["summary"], "zh"), sentences(row["summary"], "zh")
         assert row["label_alignment"] == 0.0 and len(before) == len(after)
         assert [i for i, (a, b) in enumerate(zip(before, after)) if a != b] == [row["meta"]["changed_sentence"]]
+
+
+def test_localsumm_is_compared_with_each_baseline_on_the_same_resamples():
+    from localsumm.bench.quality import Item, dataset_figures
+
+    # Coverage follows the label; length follows it less; bigram overlap runs against it.
+    items = [
+        Item(
+            doc=f"d{d}",
+            score=0.5,
+            alignment=0.5,
+            coverage=k / 6 + d / 10,
+            weakest_claim=0.5,
+            label_alignment=None,
+            label_coverage=k / 6 + (k % 2) / 12,
+            bigram_overlap=(k * 5 % 6) / 6,
+            length=float(k % 3),
+        )
+        for d in range(4)
+        for k in range(6)
+    ]
+    by = {(f.predictor, f.measure): f for f in dataset_figures("toy", items, 0.5)}
+    for baseline in ("baseline: summary length", "baseline: bigram overlap"):
+        for measure in ("pearson", "pearson per document"):
+            versus = by[(f"coverage minus {baseline}", measure)]
+            assert versus.value == pytest.approx(by[("coverage", measure)].value - by[(baseline, measure)].value)
+            assert versus.value > 0 and versus.low <= versus.value <= versus.high
+            assert (versus.documents is None) == (measure == "pearson")

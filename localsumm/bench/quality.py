@@ -115,6 +115,20 @@ def _per_document(
     return lambda idx: metrics.per_document(measure, x[idx], y[idx], docs[idx].tolist())
 
 
+def _difference(
+    first: Callable[[np.ndarray], float], second: Callable[[np.ndarray], float]
+) -> Callable[[np.ndarray], float]:
+    """``first`` minus ``second`` on the same resample: a paired comparison on the same items."""
+    return lambda idx: first(idx) - second(idx)
+
+
+MEASURES: dict[str, metrics.Measure] = {
+    "pearson": metrics.pearson,
+    "spearman": metrics.spearman,
+    "kendall": metrics.kendall,
+}
+
+
 def _figure(
     dataset: str,
     label: str,
@@ -138,13 +152,17 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
     def correlations(
         label: str, subset: list[Item], labels: list[float], predictors: dict[str, list[float]], kinds: list[str]
     ) -> None:
+        """Each predictor's agreement with ``labels``; then localsumm's (the first predictor) minus each
+        baseline's, on the same bootstrap resamples: the paired difference and its interval."""
         docs = [i.doc for i in subset]
         y = np.asarray(labels, float)
         d = np.asarray(docs)
+        ours, ours_values = next(iter(predictors.items()))
+        counted = metrics.documents_counted(ours_values, labels, docs)
         for predictor, values in predictors.items():
             x = np.asarray(values, float)
             for kind in kinds:
-                fn = {"pearson": metrics.pearson, "spearman": metrics.spearman, "kendall": metrics.kendall}[kind]
+                fn = MEASURES[kind]
                 figures.append(_figure(dataset, label, predictor, kind, _pooled(fn, x, y), len(y), None))
                 figures.append(
                     _figure(
@@ -157,6 +175,18 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
                         docs,
                         metrics.documents_counted(values, labels, docs),
                     )
+                )
+        x = np.asarray(ours_values, float)
+        for predictor, values in list(predictors.items())[1:]:
+            b = np.asarray(values, float)
+            versus = f"{ours} minus {predictor}"
+            for kind in kinds:
+                fn = MEASURES[kind]
+                pooled = _difference(_pooled(fn, x, y), _pooled(fn, b, y))
+                per_document = _difference(_per_document(fn, x, y, d), _per_document(fn, b, y, d))
+                figures.append(_figure(dataset, label, versus, kind, pooled, len(y), None))
+                figures.append(
+                    _figure(dataset, label, versus, f"{kind} per document", per_document, len(y), docs, counted)
                 )
 
     aligned = [i for i in items if i.label_alignment is not None]
