@@ -102,6 +102,19 @@ def _fail(error: LocalsummError) -> None:
     raise typer.Exit(error.exit_code)
 
 
+class _Report(typing.Protocol):
+    def markdown(self) -> str: ...
+
+    def to_json(self) -> str: ...
+
+
+def _print_report(report: _Report, json_out: Path | None) -> None:
+    """A benchmark's table on stdout and, with --json, its figures in a file."""
+    typer.echo(report.markdown())
+    if json_out is not None:
+        json_out.write_text(report.to_json(), encoding="utf-8")
+
+
 _SCORER = ("max_questions", "scale", "claims", "literal_check", "question_check", "key_facts")
 """What a result depends on (``Options.recorded``)."""
 _QUESTIONS = ("questions", "questions_only")
@@ -350,9 +363,7 @@ def bench_speed(
     except LocalsummError as e:
         _fail(e)
         return
-    typer.echo(report.markdown())
-    if json_out is not None:
-        json_out.write_text(report.to_json(), encoding="utf-8")
+    _print_report(report, json_out)
 
 
 @bench_app.command("harness")
@@ -372,9 +383,7 @@ def bench_harness(
     except LocalsummError as e:
         _fail(e)
         return
-    typer.echo(report.markdown())
-    if json_out is not None:
-        json_out.write_text(report.to_json(), encoding="utf-8")
+    _print_report(report, json_out)
 
 
 @bench_app.command("agree")

@@ -324,42 +324,24 @@ def run_speed(
     costs, probabilities = _time_items(model, options, chosen, later)
     drafted, kept = judge.drafts.drafted - drafted, judge.drafts.kept - kept
     measured = []
+
+    def again(name: str, these: Options) -> None:
+        """The same items timed again with ``these`` options, as a row beside the main timing."""
+        other, other_probabilities = _time_items(model, these, chosen, later)
+        seconds, later_seconds = [c.seconds for c in other], [c.later_seconds for c in other]
+        measured.append(Lever(name, seconds, later_seconds, _largest_difference(probabilities, other_probabilities)))
+
     for name, switch in LEVERS.items() if levers else ():
         setattr(judge, switch, False)
         try:
-            off, off_probabilities = _time_items(model, options, chosen, later)
+            again(name, options)
         finally:
             setattr(judge, switch, True)
-        measured.append(
-            Lever(
-                name,
-                [c.seconds for c in off],
-                [c.later_seconds for c in off],
-                _largest_difference(probabilities, off_probabilities),
-            )
-        )
     if options.key_facts:  # a setting, not an engine lever, but its cost is read the same way: without / with
-        off, off_probabilities = _time_items(model, options.replace(key_facts=False), chosen, later)
-        measured.append(
-            Lever(
-                "key facts (a setting; below 1: their cost)",
-                [c.seconds for c in off],
-                [c.later_seconds for c in off],
-                _largest_difference(probabilities, off_probabilities),
-            )
-        )
+        again("key facts (a setting; below 1: their cost)", options.replace(key_facts=False))
     if questions is not None:  # a setting too: the same items asked a question file's questions
-        on, on_probabilities = _time_items(
-            model, options.replace(questions=questions, questions_only=True), chosen, later
-        )
-        measured.append(
-            Lever(
-                "with the question file (a setting; ratio = seconds with it / without)",
-                [c.seconds for c in on],
-                [c.later_seconds for c in on],
-                _largest_difference(probabilities, on_probabilities),
-            )
-        )
+        these = options.replace(questions=questions, questions_only=True)
+        again("with the question file (a setting; ratio = seconds with it / without)", these)
     summary = chosen[0]["summary"]
     bound = claims_bound(summary)
     constrained, unconstrained, native = generation_costs(
