@@ -50,6 +50,11 @@ def test_figures_follow_a_judge_that_agrees_with_the_labels(tmp_path):
     )
     assert by[("label_alignment", "alignment", "spearman")].value == pytest.approx(1.0)
     assert by[("label_coverage", "coverage", "pearson")].value == pytest.approx(1.0)
+    # Verdicts of 0 or 1: their mean probability is the count's share.
+    assert by[("label_coverage", "mean verdict probability (diagnostic, not the score)", "pearson")].value == (
+        pytest.approx(1.0)
+    )
+    assert not [f for f in figures if "minus mean verdict" in f.predictor]  # only baselines are subtracted
     per_doc = by[("label_coverage", "coverage", "spearman per document")]
     assert per_doc.value == pytest.approx(1.0)
     docs = len({r["meta"]["doc_id"] for r in rows})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -64,6 +65,9 @@ class Item:
     label_coverage: float | None
     bigram_overlap: float
     length: float
+    coverage_probability: float = 0.0
+    """The mean of the coverage verdicts' probabilities: a continuous coverage, measured beside the score's
+    count as a diagnostic (it is not the score)."""
 
 
 def bigram_overlap(summary: str, source: str) -> float:
@@ -87,6 +91,7 @@ def items_from_results(lines: list[ResultLine]) -> list[Item]:
             continue
         source, summary = line.texts()
         probabilities = [v.support for v in result.preprocess_step_result.alignment if v.probability is not None]
+        answers = [v.probability for v in result.analyze_step_result.coverage if v.probability is not None]
         items.append(
             Item(
                 doc=line.doc,
@@ -98,6 +103,7 @@ def items_from_results(lines: list[ResultLine]) -> list[Item]:
                 label_coverage=line.label_coverage,
                 bigram_overlap=bigram_overlap(summary, source),
                 length=float(len(tokens(summary))),
+                coverage_probability=statistics.fmean(answers) if answers else 0.0,
             )
         )
     return items
@@ -177,7 +183,9 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
                     )
                 )
         x = np.asarray(ours_values, float)
-        for predictor, values in list(predictors.items())[1:]:
+        for predictor, values in predictors.items():
+            if not predictor.startswith("baseline: "):
+                continue
             b = np.asarray(values, float)
             versus = f"{ours} minus {predictor}"
             for kind in kinds:
@@ -244,6 +252,7 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
                 "coverage": [i.coverage for i in covered],
                 "baseline: bigram overlap": [i.bigram_overlap for i in covered],
                 "baseline: summary length": [i.length for i in covered],
+                "mean verdict probability (diagnostic, not the score)": [i.coverage_probability for i in covered],
             },
             ["pearson", "spearman"],
         )
