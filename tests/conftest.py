@@ -26,6 +26,8 @@ SMALL = "smollm2-135m"
 
 SOURCE = (ROOT / "examples" / "source.txt").read_text(encoding="utf-8")
 SUMMARY = (ROOT / "examples" / "summary.txt").read_text(encoding="utf-8")
+EXAMPLE = ("--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt"))
+"""The bundled example as ``localsumm score`` flags."""
 
 
 def _judge(name: str, **kwargs):

@@ -9,9 +9,8 @@ import pytest
 
 from localsumm.models.registry import get_spec
 
-from .conftest import ROOT, SOURCE, run_cli
+from .conftest import EXAMPLE, ROOT, SOURCE, run_cli
 
-EXAMPLE = ["--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt")]
 SMALL = ["--model", "smollm2-135m"]
 
 

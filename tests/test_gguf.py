@@ -6,7 +6,7 @@ from localsumm.errors import ConfigError, ModelError, ResourceError
 from localsumm.models import gguf
 from localsumm.models.registry import get_spec
 
-from .conftest import ROOT, run_cli
+from .conftest import EXAMPLE, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +55,7 @@ def test_the_llamacpp_judge_checks_before_allocating(small_path, monkeypatch):
 def test_the_cli_names_the_problem_and_exits_with_its_code():
     done = run_cli(
         "score",
-        "--source",
-        str(ROOT / "examples" / "source.txt"),
-        "--summary",
-        str(ROOT / "examples" / "summary.txt"),
+        *EXAMPLE,
         "--model",
         "smollm2-135m",
         "--n-ctx",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, SMALL, SOURCE, SUMMARY, run_cli
+from .conftest import EXAMPLE, ROOT, SMALL, SOURCE, SUMMARY, run_cli
 
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
 
@@ -23,10 +23,7 @@ def cli() -> dict:
     """What ``localsumm score`` gives the bundled example on the small judge (a separate process)."""
     done = run_cli(
         "score",
-        "--source",
-        str(ROOT / "examples" / "source.txt"),
-        "--summary",
-        str(ROOT / "examples" / "summary.txt"),
+        *EXAMPLE,
         "--model",
         SMALL,
         "--json",

@@ -21,7 +21,7 @@ from localsumm.errors import NetworkError
 from localsumm.models.registry import get_spec
 from localsumm.summarization.schemas import claim_list
 
-from .conftest import ROOT, SOURCE, SUMMARY, run_cli
+from .conftest import EXAMPLE, ROOT, SOURCE, SUMMARY, run_cli
 
 KEY = {"LOCALSUMM_API_KEY": "not-needed-locally"}
 
@@ -106,10 +106,7 @@ def test_the_scorer_end_to_end_on_a_hosted_judge(judge):
 def test_the_cli_scores_through_the_endpoint(server):
     done = run_cli(
         "score",
-        "--source",
-        str(ROOT / "examples" / "source.txt"),
-        "--summary",
-        str(ROOT / "examples" / "summary.txt"),
+        *EXAMPLE,
         "--model",
         "openai:smollm2",
         "--base-url",
@@ -138,10 +135,7 @@ def test_no_key_is_a_clear_error():
             "-m",
             "localsumm.cli",
             "score",
-            "--source",
-            str(ROOT / "examples" / "source.txt"),
-            "--summary",
-            str(ROOT / "examples" / "summary.txt"),
+            *EXAMPLE,
             "--model",
             "openai:x",
             "--base-url",

@@ -12,7 +12,7 @@ from localsumm import create_summarization_scorer
 from localsumm.bench.compare import compare_results
 from localsumm.summarization.question_file import QuestionFile, source_sha256
 
-from .conftest import ROOT, SOURCE, SUMMARY, run_cli
+from .conftest import EXAMPLE, ROOT, SOURCE, SUMMARY, run_cli
 
 SMALL = ["--model", "smollm2-135m"]
 SUMMEVAL = ROOT / "benchmarks" / "data" / "summeval.dev.jsonl"
@@ -100,10 +100,7 @@ def test_score_refuses_a_file_without_its_source_before_the_judge_loads(written)
     _, questions, _ = written
     done = run_cli(
         "score",
-        "--source",
-        str(ROOT / "examples" / "source.txt"),
-        "--summary",
-        str(ROOT / "examples" / "summary.txt"),
+        *EXAMPLE,
         "--questions",
         str(questions),
         "--model",

@@ -12,7 +12,7 @@ from localsumm.pytest_plugin import parse_options
 from localsumm.summarization.scorer import SummarizationScorer
 from localsumm.testing import SummaryAssertionError, assert_summary
 
-from .conftest import ROOT, run_cli
+from .conftest import EXAMPLE, ROOT, run_cli
 from .scripted import ScriptedJudge
 
 USER_TESTS = """
@@ -96,10 +96,7 @@ def test_a_users_pytest_session_loads_the_judge_once_and_reports(tmp_path):
     cli = json.loads(
         run_cli(
             "score",
-            "--source",
-            str(ROOT / "examples" / "source.txt"),
-            "--summary",
-            str(ROOT / "examples" / "summary.txt"),
+            *EXAMPLE,
             "--model",
             "smollm2-135m",
             "--json",
