@@ -28,6 +28,8 @@ SOURCE = (ROOT / "examples" / "source.txt").read_text(encoding="utf-8")
 SUMMARY = (ROOT / "examples" / "summary.txt").read_text(encoding="utf-8")
 EXAMPLE = ("--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt"))
 """The bundled example as ``localsumm score`` flags."""
+STEPS = ["claims", "questions", "answerable", "highlights", "key_facts", "alignment", "coverage"]
+"""Every judge step of one evaluation, in the order they run (claims only when extracted)."""
 
 
 def _judge(name: str, **kwargs):

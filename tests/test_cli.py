@@ -9,7 +9,7 @@ import pytest
 
 from localsumm.models.registry import get_spec
 
-from .conftest import EXAMPLE, ROOT, SOURCE, run_cli
+from .conftest import EXAMPLE, ROOT, SOURCE, STEPS, run_cli
 
 SMALL = ["--model", "smollm2-135m"]
 
@@ -33,14 +33,7 @@ def test_score_json_and_trace(tmp_path):
     assert len(lines) == sum(s["calls"] for s in result["provenance"]["steps"])
     for line in lines:
         assert {"step", "prompt", "output", "prompt_tokens", "completion_tokens", "seconds"} <= line.keys()
-    assert {line["step"] for line in lines} == {
-        "questions",
-        "answerable",
-        "highlights",
-        "key_facts",
-        "alignment",
-        "coverage",
-    }  # sentences: nothing extracted
+    assert {line["step"] for line in lines} == set(STEPS[1:])  # sentences: nothing extracted
     # The audit trail shows coverage never saw the source.
     assert all("Burlington" not in line["prompt"] for line in lines if line["step"] == "coverage")
 

@@ -18,7 +18,7 @@ from localsumm.summarization import prompts
 from localsumm.summarization.schemas import ClaimList, question_list
 from localsumm.text import sentences
 
-from .conftest import SMALL, SOURCE, SUMMARY
+from .conftest import SMALL, SOURCE, STEPS, SUMMARY
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -43,14 +43,7 @@ def test_end_to_end_on_a_real_gguf(small_judge):
     # By default alignment judges the summary's own sentences: nothing is generated for them.
     assert prov.claims == "sentences"
     # The source's key facts (on by default): its highlights, then their single facts.
-    assert [s.step for s in prov.steps] == [
-        "questions",
-        "answerable",
-        "highlights",
-        "key_facts",
-        "alignment",
-        "coverage",
-    ]
+    assert [s.step for s in prov.steps] == STEPS[1:]  # sentences: nothing extracted
     # Each fact is asked, or dropped by the question check as a question would be: the 135M judge copies
     # the prompt's example ("Anna Berg designed the new bridge."), which the source does not answer.
     pre = result.preprocess_step_result
@@ -90,15 +83,7 @@ def test_extracted_claims_on_a_real_gguf(small_judge):
         input=SOURCE, output=SUMMARY, on_call=calls.append
     )
     assert result.provenance.claims == "extracted"
-    assert [s.step for s in result.provenance.steps] == [
-        "claims",
-        "questions",
-        "answerable",
-        "highlights",
-        "key_facts",
-        "alignment",
-        "coverage",
-    ]
+    assert [s.step for s in result.provenance.steps] == STEPS
     extraction = next(c for c in calls if c.step == "claims")
     # The judged claims are the ones the judge listed, from the summary alone.
     listed = [c.strip() for c in json.loads(extraction.output)["claims"]]

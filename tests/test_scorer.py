@@ -10,6 +10,7 @@ import pytest
 from localsumm import create_summarization_scorer
 from localsumm.errors import ContextOverflowError
 
+from .conftest import STEPS
 from .scripted import ScriptedJudge
 
 SOURCE = "The company was founded in 1995 by John Smith. It grew to 500 employees by 2020. It is based in Seattle."
@@ -193,15 +194,7 @@ def test_provenance_records_steps_and_versions():
     )
     r = s.run(input=SOURCE, output=SUMMARY)
     # key facts are on by default: highlights beside the source, their split in a context of its own
-    assert [st.step for st in r.provenance.steps] == [
-        "claims",
-        "questions",
-        "answerable",
-        "highlights",
-        "key_facts",
-        "alignment",
-        "coverage",
-    ]
+    assert [st.step for st in r.provenance.steps] == STEPS
     assert r.provenance.key_facts is True
     assert r.provenance.model == "scripted"
     assert r.provenance.prompt_version
