@@ -6,7 +6,7 @@ from localsumm import create_summarization_scorer
 from localsumm.config import Options
 from localsumm.errors import ConfigError
 from localsumm.summarization.analyze import questions_to_ask
-from localsumm.summarization.rules import compute_scores, round_half_up
+from localsumm.summarization.rules import compute_scores, round_half_up, votes
 
 from .scripted import ScriptedJudge
 
@@ -122,3 +122,19 @@ def test_constrained_output_drops_items_that_break_bounds_the_grammar_leaves_out
     assert value.questions == ["Was it founded in 1995?", "Is it based in Seattle?"]
     with pytest.raises(JudgeError, match="does not match its schema"):
         parse(question_list(5), json.dumps({"questions": [long_question]}))
+
+
+def test_probability_votes_average_where_verdicts_count():
+    assert votes([True, False, True], [0.9, 0.4, 0.6], "count") == [1.0, 0.0, 1.0]
+    assert votes([True, False, True], [0.9, 0.4, 0.6], "probability") == [0.9, 0.4, 0.6]
+    # a judge that gives no probability: its verdict is its vote
+    assert votes([True, False], [None, None], "probability") == [1.0, 0.0]
+    scores = compute_scores([0.9, 0.5], Q[:4], [0.8, 0.6, 0.1], max_questions=None)
+    assert scores.alignment == pytest.approx(0.7)
+    assert scores.coverage == pytest.approx(1.5 / 4)  # the missing fourth vote still counts 0
+    assert scores.score == 0.38
+
+
+def test_an_unknown_scoring_rule_is_refused():
+    with pytest.raises(ConfigError, match="count, probability"):
+        Options(scoring="mean")

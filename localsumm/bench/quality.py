@@ -151,8 +151,9 @@ def _figure(
     return Figure(dataset, label, predictor, name, value, low, high, n, counted, constant)
 
 
-def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[Figure]:
-    """Every figure the dataset's labels allow, for localsumm and for the baselines."""
+def dataset_figures(dataset: str, items: list[Item], threshold: float, scoring: str = "count") -> list[Figure]:
+    """Every figure the dataset's labels allow, for localsumm and for the baselines (and, for a coverage that
+    counts verdicts, the mean verdict probability beside it)."""
     figures: list[Figure] = []
 
     def correlations(
@@ -252,7 +253,12 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[F
                 "coverage": [i.coverage for i in covered],
                 "baseline: bigram overlap": [i.bigram_overlap for i in covered],
                 "baseline: summary length": [i.length for i in covered],
-                "mean verdict probability (diagnostic, not the score)": [i.coverage_probability for i in covered],
+                # With scoring "probability" this is the coverage itself.
+                **(
+                    {"mean verdict probability (diagnostic, not the score)": [i.coverage_probability for i in covered]}
+                    if scoring == "count"
+                    else {}
+                ),
             },
             ["pearson", "spearman"],
         )
@@ -368,6 +374,8 @@ def score_datasets(
             # Named by the file's version, as provenance.questions records it: another version gets its own results.
             digest = QuestionFile.load(questions).sha256[:12]
             name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
+        if options.scoring != "count":  # its own results: a folder may hold both rules' figures
+            name += f".scoring-{options.scoring}"
         results = out_dir / f"{name}.jsonl"
         evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, progress=progress)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
@@ -401,5 +409,5 @@ def run_quality(
     )
     for dataset, lines in scored.items():
         items_by_dataset[dataset] = items_from_results(lines)
-        figures += dataset_figures(dataset, items_by_dataset[dataset], threshold)
+        figures += dataset_figures(dataset, items_by_dataset[dataset], threshold, options.scoring)
     return figures, write_outputs(out_dir, figures, items_by_dataset, threshold)

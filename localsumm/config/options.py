@@ -21,6 +21,10 @@ CLAIM_UNITS = ("sentences", "extracted")
 # How a hosted endpoint is asked for JSON: OpenAI's json_schema, or json_object with a schema
 # (llama-cpp-python's server).
 RESPONSE_FORMATS = ("json_schema", "json_object")
+# How verdicts make a dimension. "count": the share of verdicts at or above their threshold (SPEC §3, the
+# reference's rule). "probability": the mean of the judge's probabilities of "yes", so a verdict that moves a
+# little (another engine build) moves the score a little, not by a whole verdict (benchmarks/RESULTS.md).
+SCORING_RULES = ("count", "probability")
 
 
 def _whole(name: str, value: Any, minimum: int, *, optional: bool = False) -> None:
@@ -54,6 +58,12 @@ class Options:
     claims: str = _setting(
         "sentences",
         "What alignment judges: the summary's 'sentences' as written, or the claims the judge 'extracted'.",
+        recorded=True,
+    )
+    scoring: str = _setting(
+        "count",
+        "How verdicts make alignment and coverage: 'count' the verdicts at their threshold (the reference's rule), "
+        "or average the judge's 'probability' of yes (steadier across engine builds).",
         recorded=True,
     )
     literal_check: bool = _setting(
@@ -103,6 +113,8 @@ class Options:
             raise ConfigError(f"scale must be greater than 0, got {self.scale}")
         if self.claims not in CLAIM_UNITS:
             raise ConfigError(f"claims must be one of {', '.join(CLAIM_UNITS)}; got {self.claims!r}")
+        if self.scoring not in SCORING_RULES:
+            raise ConfigError(f"scoring must be one of {', '.join(SCORING_RULES)}; got {self.scoring!r}")
         for name in ("literal_check", "question_check", "key_facts", "questions_only"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")

@@ -25,13 +25,20 @@ def explain(
     empty: str | None = None,
     scale: float = 1,
     windows: Sequence[SourceWindow] | None = None,
+    scoring: str = "count",
 ) -> str:
     """Names the dimension that set the score, shows both, and points at what failed.
 
     ``empty`` names an input ("summary" or "source") that was empty, so nothing was judged;
-    ``windows`` says how a source too long for the judge was cut.
+    ``windows`` says how a source too long for the judge was cut; ``scoring`` how verdicts made the
+    dimensions (``Options.scoring``).
     """
     reason = _overall(scores, alignment, coverage, empty=empty, scale=scale)
+    if scoring == "probability" and alignment and scores.questions_asked and not empty:
+        reason += (
+            " Alignment and coverage are the judge's mean probabilities of yes (scoring 'probability'), "
+            "not counts of the verdicts above."
+        )
     if windows:
         reason += (
             f" The source was too long for the judge's context and was judged in {len(windows)} overlapping "

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Scores:
     alignment: float
-    """supported claims / claims; 0 when there are no claims."""
+    """supported claims / claims (each claim's vote); 0 when there are no claims."""
     coverage: float
-    """answered questions / questions asked; 0 when no question was asked."""
+    """answered questions / questions asked (each question's vote); 0 when no question was asked."""
     score: float
     """round(min(alignment, coverage) × scale, 2), or 0 when not scorable."""
     scorable: bool
@@ -35,9 +35,9 @@ def round_half_up(value: float, digits: int = 2) -> float:
 
 
 def compute_scores(
-    supported: Sequence[bool],
+    supported: Sequence[float],
     questions: Sequence[str],
-    answered: Sequence[bool],
+    answered: Sequence[float],
     *,
     max_questions: int | None = 10,
     scale: float = 1,
@@ -45,15 +45,24 @@ def compute_scores(
 ) -> Scores:
     """The score from the verdicts.
 
-    ``supported`` holds one verdict per claim. ``answered`` holds the coverage
-    verdicts, matched to ``questions`` by position: a missing verdict counts as
-    not answered and extra verdicts are ignored, so the denominator is always
+    ``supported`` holds one vote per claim. ``answered`` holds the coverage
+    votes, matched to ``questions`` by position: a missing vote counts as
+    not answered and extra votes are ignored, so the denominator is always
     the number of questions asked. Key facts are asked after the questions, and count as they do:
-    one verdict, one vote.
+    one verdict, one vote. A vote is a verdict (True counts 1: the reference's rule) or, with
+    ``Options.scoring="probability"``, the judge's probability of "yes" (``votes``).
     """
     asked = len(questions[:max_questions]) + len(key_facts)
-    alignment = sum(1 for s in supported if s) / len(supported) if supported else 0.0
-    coverage = sum(1 for a in answered[:asked] if a) / asked if asked else 0.0
+    alignment = sum(float(s) for s in supported) / len(supported) if supported else 0.0
+    coverage = sum(float(a) for a in answered[:asked]) / asked if asked else 0.0
     scorable = bool(supported) and asked > 0
     score = round_half_up(min(alignment, coverage) * scale) if scorable else 0.0
     return Scores(alignment, coverage, score, scorable, asked)
+
+
+def votes(verdicts: Sequence[bool], probabilities: Sequence[float | None], scoring: str) -> list[float]:
+    """What each verdict counts for: 1 or 0 ("count"), or the judge's probability ("probability"), where the
+    judge gave one; a verdict without a probability counts as its verdict."""
+    if scoring == "count":
+        return [float(v) for v in verdicts]
+    return [float(v) if p is None else p for v, p in zip(verdicts, probabilities, strict=True)]

@@ -43,7 +43,7 @@ from .result import (
     QuestionsOrigin,
     SummarizationResult,
 )
-from .rules import Scores, compute_scores
+from .rules import Scores, compute_scores, votes
 from .steplog import OnCall, StepLog
 
 
@@ -110,15 +110,22 @@ class SummarizationScorer:
             asked = questions_to_ask(pre.questions, cap, pre.key_facts.facts)
             coverage = analyze(self.judge, summary, asked, log)
         scores = compute_scores(
-            [v.supported for v in pre.alignment],
+            # A claim the literal check refused counts 0 under either rule, whatever the judge said.
+            votes(
+                [v.supported for v in pre.alignment],
+                [0.0 if v.unmatched else v.probability for v in pre.alignment],
+                options.scoring,
+            ),
             pre.questions,
-            [v.answered for v in coverage],
+            votes([v.answered for v in coverage], [v.probability for v in coverage], options.scoring),
             max_questions=cap,
             scale=options.scale,
             key_facts=pre.key_facts.facts,
         )
         layout = plan.layout if plan else None
-        reason = explain(scores, pre.alignment, coverage, empty=empty, scale=options.scale, windows=layout)
+        reason = explain(
+            scores, pre.alignment, coverage, empty=empty, scale=options.scale, windows=layout, scoring=options.scoring
+        )
         return self._result(scores, reason, pre, coverage, log, plan, _origin(found))
 
     def _questions_for(self, source: str, questions: list[str] | QuestionSet | None) -> Found | None:
