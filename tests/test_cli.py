@@ -49,22 +49,25 @@ def test_score_literal_check_on_and_off(tmp_path):
     assert judged["supported"] == (judged["probability"] >= 0.5) and judged["probability"] == refused["probability"]
 
 
-def test_score_probability_scoring_averages_the_very_verdicts_count_scoring_counts():
-    counted, averaged = (
-        json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout)
-        for flag in ([], ["--scoring", "probability"])
+def test_score_graded_scoring_grades_the_very_verdicts_count_scoring_counts():
+    counted, graded = (
+        json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout) for flag in ([], ["--scoring", "graded"])
     )
-    claims, asked = averaged["preprocess_step_result"]["alignment"], averaged["analyze_step_result"]["coverage"]
+    claims, asked = graded["preprocess_step_result"]["alignment"], graded["analyze_step_result"]["coverage"]
     # The rule is arithmetic on the same judge calls: the verdicts and their probabilities do not move.
     assert claims == counted["preprocess_step_result"]["alignment"] and claims
     assert asked == counted["analyze_step_result"]["coverage"] and asked
-    support = [0.0 if c["unmatched"] else c["probability"] for c in claims]
-    assert averaged["alignment_score"] == pytest.approx(sum(support) / len(support), abs=1e-3)
-    assert averaged["coverage_score"] == pytest.approx(sum(q["probability"] for q in asked) / len(asked), abs=1e-3)
+
+    def grade(p: float) -> float:  # the judge's thresholds are 0.5
+        return min(1.0, max(0.0, (p - 0.5) / 0.5 + 0.5))
+
+    support = [0.0 if c["unmatched"] else grade(c["probability"]) for c in claims]
+    assert graded["alignment_score"] == pytest.approx(sum(support) / len(support), abs=1e-3)
+    assert graded["coverage_score"] == pytest.approx(sum(grade(q["probability"]) for q in asked) / len(asked), abs=1e-3)
     assert counted["coverage_score"] == pytest.approx(sum(q["answered"] for q in asked) / len(asked), abs=1e-3)
-    assert averaged["score"] == pytest.approx(min(averaged["alignment_score"], averaged["coverage_score"]), abs=0.006)
-    assert (counted["provenance"]["scoring"], averaged["provenance"]["scoring"]) == ("count", "probability")
-    assert "mean probabilities" in averaged["reason"] and "mean probabilities" not in counted["reason"]
+    assert graded["score"] == pytest.approx(min(graded["alignment_score"], graded["coverage_score"]), abs=0.006)
+    assert (counted["provenance"]["scoring"], graded["provenance"]["scoring"]) == ("count", "graded")
+    assert "counts in proportion" in graded["reason"] and "in proportion" not in counted["reason"]
 
 
 def test_score_key_facts_flag():
@@ -188,7 +191,7 @@ def test_registry_file_with_wrong_sha256_is_refused(tmp_path):
         (["--max-questions", "0"], "max_questions"),
         (["--scale", "0"], "scale"),
         (["--claims", "words"], "sentences, extracted"),
-        (["--scoring", "soft"], "count, probability"),
+        (["--scoring", "soft"], "count, graded"),
     ],
 )
 def test_bad_options_are_clear_errors(args, needle):

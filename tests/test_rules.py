@@ -124,17 +124,21 @@ def test_constrained_output_drops_items_that_break_bounds_the_grammar_leaves_out
         parse(question_list(5), json.dumps({"questions": [long_question]}))
 
 
-def test_probability_votes_average_where_verdicts_count():
-    assert votes([True, False, True], [0.9, 0.4, 0.6], "count") == [1.0, 0.0, 1.0]
-    assert votes([True, False, True], [0.9, 0.4, 0.6], "probability") == [0.9, 0.4, 0.6]
+def test_graded_votes_count_a_verdict_near_its_threshold_in_proportion():
+    probabilities = [0.9, 0.75, 0.6, 0.5, 0.4, 0.25, 0.1]
+    verdicts = [p >= 0.5 for p in probabilities]
+    assert votes(verdicts, probabilities, "count", 0.5) == [1, 1, 1, 1, 0, 0, 0]
+    assert votes(verdicts, probabilities, "graded", 0.5) == pytest.approx([1, 1, 0.7, 0.5, 0.3, 0, 0])
+    # the band follows the judge's threshold
+    assert votes([True, False], [0.6, 0.2], "graded", 0.3) == pytest.approx([1.0, 0.3])
     # a judge that gives no probability: its verdict is its vote
-    assert votes([True, False], [None, None], "probability") == [1.0, 0.0]
-    scores = compute_scores([0.9, 0.5], Q[:4], [0.8, 0.6, 0.1], max_questions=None)
-    assert scores.alignment == pytest.approx(0.7)
-    assert scores.coverage == pytest.approx(1.5 / 4)  # the missing fourth vote still counts 0
-    assert scores.score == 0.38
+    assert votes([True, False], [None, None], "graded", 0.5) == [1.0, 0.0]
+    scores = compute_scores([1.0, 0.5], Q[:4], [1.0, 0.7, 0.1], max_questions=None)
+    assert scores.alignment == pytest.approx(0.75)
+    assert scores.coverage == pytest.approx(1.8 / 4)  # the missing fourth vote still counts 0
+    assert scores.score == 0.45
 
 
 def test_an_unknown_scoring_rule_is_refused():
-    with pytest.raises(ConfigError, match="count, probability"):
-        Options(scoring="mean")
+    with pytest.raises(ConfigError, match="count, graded"):
+        Options(scoring="probability")

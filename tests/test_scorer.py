@@ -297,7 +297,7 @@ def test_a_claim_naming_a_number_or_name_absent_from_the_source_is_not_supported
     assert trusted.alignment_score == 1.0 and not trusted.provenance.literal_check
 
 
-def test_probability_scoring_counts_a_claim_the_literal_check_refused_as_zero():
+def test_graded_scoring_counts_a_claim_the_literal_check_refused_as_zero():
     claims = ["The company was founded in 1995 by John Smith.", "It was sold in 2021."]
     judge = ScriptedJudge(
         claims=claims,
@@ -305,12 +305,10 @@ def test_probability_scoring_counts_a_claim_the_literal_check_refused_as_zero():
         claim_probabilities=[0.8, 0.9],
         question_probabilities=[0.7],
     )
-    result = create_summarization_scorer(judge, claims="extracted", scoring="probability").run(
-        input=SOURCE, output=SUMMARY
-    )
-    assert result.alignment_score == pytest.approx(0.8 / 2, abs=1e-4)  # 2021 is nowhere in the source: 0, not 0.9
-    assert result.coverage_score == pytest.approx(0.7, abs=1e-4) and result.score == 0.4
-    assert result.provenance.scoring == "probability"
+    result = create_summarization_scorer(judge, claims="extracted", scoring="graded").run(input=SOURCE, output=SUMMARY)
+    assert result.alignment_score == pytest.approx(1 / 2, abs=1e-4)  # 2021 is nowhere in the source: 0, not 1
+    assert result.coverage_score == pytest.approx(0.9, abs=1e-4) and result.score == 0.5
+    assert result.provenance.scoring == "graded"
 
 
 def test_a_chinese_summary_gets_its_questions_and_claims_asked_in_chinese():

@@ -151,9 +151,8 @@ def _figure(
     return Figure(dataset, label, predictor, name, value, low, high, n, counted, constant)
 
 
-def dataset_figures(dataset: str, items: list[Item], threshold: float, scoring: str = "count") -> list[Figure]:
-    """Every figure the dataset's labels allow, for localsumm and for the baselines (and, for a coverage that
-    counts verdicts, the mean verdict probability beside it)."""
+def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[Figure]:
+    """Every figure the dataset's labels allow, for localsumm and for the baselines."""
     figures: list[Figure] = []
 
     def correlations(
@@ -253,12 +252,7 @@ def dataset_figures(dataset: str, items: list[Item], threshold: float, scoring: 
                 "coverage": [i.coverage for i in covered],
                 "baseline: bigram overlap": [i.bigram_overlap for i in covered],
                 "baseline: summary length": [i.length for i in covered],
-                # With scoring "probability" this is the coverage itself.
-                **(
-                    {"mean verdict probability (diagnostic, not the score)": [i.coverage_probability for i in covered]}
-                    if scoring == "count"
-                    else {}
-                ),
+                "mean verdict probability (diagnostic, not the score)": [i.coverage_probability for i in covered],
             },
             ["pearson", "spearman"],
         )
@@ -409,5 +403,5 @@ def run_quality(
     )
     for dataset, lines in scored.items():
         items_by_dataset[dataset] = items_from_results(lines)
-        figures += dataset_figures(dataset, items_by_dataset[dataset], threshold, options.scoring)
+        figures += dataset_figures(dataset, items_by_dataset[dataset], threshold)
     return figures, write_outputs(out_dir, figures, items_by_dataset, threshold)

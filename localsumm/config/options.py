@@ -22,9 +22,9 @@ CLAIM_UNITS = ("sentences", "extracted")
 # (llama-cpp-python's server).
 RESPONSE_FORMATS = ("json_schema", "json_object")
 # How verdicts make a dimension. "count": the share of verdicts at or above their threshold (SPEC §3, the
-# reference's rule). "probability": the mean of the judge's probabilities of "yes", so a verdict that moves a
-# little (another engine build) moves the score a little, not by a whole verdict (benchmarks/RESULTS.md).
-SCORING_RULES = ("count", "probability")
+# reference's rule). "graded": a verdict near its threshold counts in proportion (``rules.votes``), so a
+# probability that moves a little (another engine build) moves the score a little, not by a whole verdict.
+SCORING_RULES = ("count", "graded")
 
 
 def _whole(name: str, value: Any, minimum: int, *, optional: bool = False) -> None:
@@ -63,7 +63,7 @@ class Options:
     scoring: str = _setting(
         "count",
         "How verdicts make alignment and coverage: 'count' the verdicts at their threshold (the reference's rule), "
-        "or average the judge's 'probability' of yes (steadier across engine builds).",
+        "or 'graded': a verdict within 0.25 of its threshold counts in proportion (steadier across engine builds).",
         recorded=True,
     )
     literal_check: bool = _setting(

@@ -34,10 +34,10 @@ def explain(
     dimensions (``Options.scoring``).
     """
     reason = _overall(scores, alignment, coverage, empty=empty, scale=scale)
-    if scoring == "probability" and alignment and scores.questions_asked and not empty:
+    if scoring == "graded" and alignment and scores.questions_asked and not empty:
         reason += (
-            " Alignment and coverage are the judge's mean probabilities of yes (scoring 'probability'), "
-            "not counts of the verdicts above."
+            " Alignment and coverage are graded (scoring 'graded'): a verdict within 0.25 of its threshold "
+            "counts in proportion to its probability."
         )
     if windows:
         reason += (

@@ -134,8 +134,8 @@ class Provenance(_Model):
     """Whether a claim naming a number or name absent from the source was refused (``literals``);
     results written before the check existed lack the field and were judged without it."""
     scoring: str = "count"
-    """How verdicts made the dimensions: "count" (verdicts at their threshold) or "probability" (the mean of the
-    judge's probabilities). Results written before the setting existed counted."""
+    """How verdicts made the dimensions: "count" (verdicts at their threshold) or "graded" (a verdict near its
+    threshold in proportion). Results written before the setting existed counted."""
     claims: str = "extracted"
     """What alignment judged: the summary's "sentences", or the claims the judge "extracted" (results
     written before the choice existed were extracted)."""

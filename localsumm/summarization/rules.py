@@ -50,7 +50,7 @@ def compute_scores(
     not answered and extra votes are ignored, so the denominator is always
     the number of questions asked. Key facts are asked after the questions, and count as they do:
     one verdict, one vote. A vote is a verdict (True counts 1: the reference's rule) or, with
-    ``Options.scoring="probability"``, the judge's probability of "yes" (``votes``).
+    ``Options.scoring="graded"``, a number between 0 and 1 (``votes``).
     """
     asked = len(questions[:max_questions]) + len(key_facts)
     alignment = sum(float(s) for s in supported) / len(supported) if supported else 0.0
@@ -60,9 +60,21 @@ def compute_scores(
     return Scores(alignment, coverage, score, scorable, asked)
 
 
-def votes(verdicts: Sequence[bool], probabilities: Sequence[float | None], scoring: str) -> list[float]:
-    """What each verdict counts for: 1 or 0 ("count"), or the judge's probability ("probability"), where the
-    judge gave one; a verdict without a probability counts as its verdict."""
+GRADED_WIDTH = 0.5
+"""With ``scoring="graded"``: the band of probabilities, centred on the threshold, where a vote is graded.
+Chosen on half the dev documents among 0.1-1 (1 would be the mean probability), held out level with counting
+and steadier across engine builds (benchmarks/RESULTS.md)."""
+
+
+def votes(
+    verdicts: Sequence[bool], probabilities: Sequence[float | None], scoring: str, threshold: float
+) -> list[float]:
+    """What each verdict counts for: 1 or 0 ("count"); or ("graded") 1 at ``threshold`` + 0.25 and above, 0 at
+    ``threshold`` - 0.25 and below, in proportion between, so a probability that moves by d moves the vote by
+    at most 2d. A verdict without a probability counts as its verdict."""
     if scoring == "count":
         return [float(v) for v in verdicts]
-    return [float(v) if p is None else p for v, p in zip(verdicts, probabilities, strict=True)]
+    return [
+        float(v) if p is None else min(1.0, max(0.0, (p - threshold) / GRADED_WIDTH + 0.5))
+        for v, p in zip(verdicts, probabilities, strict=True)
+    ]

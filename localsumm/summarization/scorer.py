@@ -109,15 +109,22 @@ class SummarizationScorer:
             pre = preprocess(self.judge, summary, source, plan, options, log, self.question_sets, given)
             asked = questions_to_ask(pre.questions, cap, pre.key_facts.facts)
             coverage = analyze(self.judge, summary, asked, log)
+        thresholds = self.judge.info.thresholds
         scores = compute_scores(
             # A claim the literal check refused counts 0 under either rule, whatever the judge said.
             votes(
                 [v.supported for v in pre.alignment],
                 [0.0 if v.unmatched else v.probability for v in pre.alignment],
                 options.scoring,
+                thresholds.alignment,
             ),
             pre.questions,
-            votes([v.answered for v in coverage], [v.probability for v in coverage], options.scoring),
+            votes(
+                [v.answered for v in coverage],
+                [v.probability for v in coverage],
+                options.scoring,
+                thresholds.coverage,
+            ),
             max_questions=cap,
             scale=options.scale,
             key_facts=pre.key_facts.facts,
