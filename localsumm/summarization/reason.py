@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .result import AlignmentVerdict, CoverageVerdict, SourceWindow
-from .rules import Scores
+from .rules import GRADED_WIDTH, Scores
 
 _MAX_LISTED = 5
 
@@ -36,8 +36,8 @@ def explain(
     reason = _overall(scores, alignment, coverage, empty=empty, scale=scale)
     if scoring == "graded" and alignment and scores.questions_asked and not empty:
         reason += (
-            " Alignment and coverage are graded (scoring 'graded'): a verdict within 0.25 of its threshold "
-            "counts in proportion to its probability."
+            f" Alignment and coverage are graded (scoring 'graded'): a verdict within {GRADED_WIDTH / 2:g} of its "
+            "threshold counts in proportion to its probability."
         )
     if windows:
         reason += (

@@ -69,9 +69,9 @@ and steadier across engine builds (benchmarks/RESULTS.md)."""
 def votes(
     verdicts: Sequence[bool], probabilities: Sequence[float | None], scoring: str, threshold: float
 ) -> list[float]:
-    """What each verdict counts for: 1 or 0 ("count"); or ("graded") 1 at ``threshold`` + 0.25 and above, 0 at
-    ``threshold`` - 0.25 and below, in proportion between, so a probability that moves by d moves the vote by
-    at most 2d. A verdict without a probability counts as its verdict."""
+    """What each verdict counts for: 1 or 0 ("count"); or ("graded") 1 at ``threshold`` + GRADED_WIDTH / 2 and
+    above, 0 at ``threshold`` - GRADED_WIDTH / 2 and below, in proportion between, so a probability that moves by
+    d moves the vote by at most d / GRADED_WIDTH. A verdict without a probability counts as its verdict."""
     if scoring == "count":
         return [float(v) for v in verdicts]
     return [
