@@ -294,6 +294,60 @@ def report(
     typer.echo(f"wrote {html_out} ({n} items)", err=True)
 
 
+@app.command()
+def compare(
+    results: list[Path] = typer.Argument(
+        ...,
+        metavar="RESULTS...",
+        help="Results JSONL of localsumm eval: one file whose items carry a system field, or one file per system "
+        "(named by its items' system field, else by the file name).",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the resampling: the same seed gives the same figures."),
+    resamples: int = typer.Option(1000, "--resamples", help="Bootstrap resamples of the sources, for each interval."),
+    permutations: int = typer.Option(
+        10000, "--permutations", help="Random A/B swaps per source, for each paired p-value."
+    ),
+    fail_if_worse: bool = typer.Option(
+        False,
+        "--fail-if-worse",
+        help="Two files, baseline then candidate: exit 1 when the candidate's score is worse with 95% confidence "
+        "(the whole 95% interval of candidate - baseline, paired by source, lies below -margin), else 0.",
+    ),
+    margin: float = typer.Option(0.0, "--margin", help="With --fail-if-worse: the score drop that is tolerated."),
+) -> None:
+    """Which summarizer is better: systems ranked over the sources they share, with 95% intervals from resampling
+    sources, and paired differences with permutation p-values (Holm-corrected for more than two systems)."""
+    try:
+        from .compare.systems import Settings, compare_tables, gate
+        from .compare.tables import read_tables
+
+        settings = Settings(seed=seed, resamples=resamples, permutations=permutations)
+        if fail_if_worse and len(results) != 2:
+            raise ConfigError(f"--fail-if-worse compares two files, a baseline then a candidate; got {len(results)}")
+        tables = read_tables(results)
+        if fail_if_worse and len(tables.systems) != 2:
+            raise InputError(
+                f"--fail-if-worse needs one system per file, and {results[0]} and {results[1]} hold "
+                f"{len(tables.systems)}: {', '.join(tables.systems)}"
+            )
+        comparison = compare_tables(tables, settings)
+        verdict = gate(comparison, tables.systems[0], tables.systems[1], margin) if fail_if_worse else None
+    except LocalsummError as e:
+        _fail(e)
+        return
+    if as_json:
+        typer.echo(comparison.to_json())
+    else:
+        from .reports.systems import print_comparison
+
+        print_comparison(comparison)
+    if verdict is not None:
+        typer.echo(printable(verdict.message()), err=True)
+        if verdict.worse:
+            raise typer.Exit(1)
+
+
 @bench_app.command("quality")
 @with_options(
     "max_questions",
@@ -410,6 +464,38 @@ def bench_agree(
         typer.echo(markdown(run_agree(data, first, second, limit=limit, options=options)))
     except LocalsummError as e:
         _fail(e)
+
+
+@bench_app.command("systems")
+def bench_systems(
+    results: Path = typer.Option(
+        ...,
+        "--results",
+        help="Results JSONL of the systems set: localsumm eval benchmarks/data/summeval.systems.dev.jsonl --out FILE.",
+    ),
+    experts: Path | None = typer.Option(
+        None,
+        "--experts",
+        help="The experts' means over all their documents, for the ceiling: "
+        "benchmarks/data/summeval.systems.experts100.json.",
+    ),
+    resamples: int = typer.Option(1000, "--resamples", help="Resamples of the documents, for each interval."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the resampling."),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write the figures as JSON here."),
+) -> None:
+    """System-level agreement with experts: Kendall tau and pairwise accuracy of the systems' mean coverage,
+    alignment and score against the experts' relevance, consistency and mean rating, beside summary length and
+    bigram overlap, with 95% intervals from resampling documents."""
+    try:
+        from .bench.systems import systems_report
+
+        if resamples < 100:
+            raise ConfigError(f"--resamples needs at least 100, got {resamples}")
+        report = systems_report(results, experts=experts, resamples=resamples, seed=seed)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    _print_report(report, json_out)
 
 
 @bench_app.command("compare")

@@ -18,6 +18,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("localsumm.backends",),
     ("localsumm.summarization",),
     ("localsumm.runs",),
+    ("localsumm.compare",),
     ("localsumm.reports",),
     ("localsumm.bench",),
     ("localsumm.cli", "localsumm"),

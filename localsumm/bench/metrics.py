@@ -63,6 +63,16 @@ def kendall(x: Values, y: Values) -> float:
     return concordance / denominator if denominator else math.nan
 
 
+def pairwise_accuracy(predicted: Values, reference: Values) -> float:
+    """The share of the pairs the reference orders (not tied) that ``predicted`` orders the same way; a tie in
+    ``predicted`` is not the same order. System-level agreement as Deutsch et al. (2022) read it."""
+    a, b = np.asarray(predicted, float), np.asarray(reference, float)
+    upper = np.triu_indices(len(a), 1)
+    da, db = np.sign(a[:, None] - a[None, :])[upper], np.sign(b[:, None] - b[None, :])[upper]
+    ordered = db != 0
+    return float((da[ordered] == db[ordered]).mean()) if ordered.any() else math.nan
+
+
 def roc_auc(scores: Values, labels: Values) -> float:
     """Probability that a random positive scores above a random negative (ties count half)."""
     s, y = np.asarray(scores, float), np.asarray(labels, float) >= 0.5

@@ -28,6 +28,8 @@ class Record:
     output: Any = None
     questions: list[str] | None = None
     """The record's own coverage questions (its ``questions`` field), asked in place of generated ones."""
+    system: str | None = None
+    """The summarizer that wrote the summary (its ``system`` field): ``localsumm compare`` ranks systems by it."""
     error: str | None = None
 
 
@@ -45,6 +47,14 @@ def _to_record(line: int, fields: dict[str, Any], where: str) -> Record:
         record.input, record.output = fields["input"], fields["output"]
     else:
         record.error = f"{where}: line {line} (id {record.id}) needs source and summary (or input and output)"
+    system = fields.get("system")
+    if system is not None and record.error is None:
+        if isinstance(system, str) and system.strip():
+            record.system = system
+        else:
+            record.error = (
+                f"{where}: line {line} (id {record.id}): system must be a non-empty text, the summarizer's name"
+            )
     questions = fields.get("questions")
     if questions is not None and record.error is None:
         if (

@@ -4,8 +4,11 @@
 its ``id``, and our verdict under one key of our own::
 
     {...the record..., "id": "a1", "localsumm": {"status": "scored", "error": null,
-     "score": 0.5, "alignment_score": 1.0, "coverage_score": 0.5, "scorable": true,
-     "result": {...SummarizationResult.to_dict()...}}}
+     "source_sha256": "9f86...", "score": 0.5, "alignment_score": 1.0, "coverage_score": 0.5,
+     "scorable": true, "result": {...SummarizationResult.to_dict()...}}}
+
+``source_sha256`` names the source as a question file does, so ``localsumm compare`` pairs the summaries
+of one source across systems and files (lines written before it existed: computed from the record).
 
 A failed or skipped item has ``"status": "failed"`` and its ``error``. Every
 reader (resume, the summary table, the HTML report, bench quality, calibrate,
@@ -28,7 +31,7 @@ from ..errors import InputError
 from ..files import json_object, read_text
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
-from ..summarization.question_file import QuestionFile
+from ..summarization.question_file import QuestionFile, source_sha256
 from ..summarization.result import SummarizationResult
 
 KEY = "localsumm"
@@ -40,6 +43,8 @@ def format_line(
 ) -> str:
     """The line for one item: ``fields`` (the user's record) unchanged, plus our verdict."""
     ours: dict[str, Any] = {"status": "failed" if error else "scored", "error": error}
+    source = ResultLine(fields).texts()[0]
+    ours["source_sha256"] = source_sha256(source) if source else None
     if result is not None and not error:
         ours.update({d: getattr(result, d) for d in DIMENSIONS}, scorable=result.scorable, result=result.to_dict())
     line = dict(fields)
@@ -112,6 +117,23 @@ class ResultLine:
         """The source document it belongs to: ``meta.doc_id``, else the start of its source."""
         meta = self.fields.get("meta") or {}
         return str(meta.get("doc_id") or self.texts()[0][:200])
+
+    @property
+    def system(self) -> str | None:
+        """The summarizer that wrote the summary: the record's ``system``, else ``meta.system`` (SummEval's)."""
+        meta = self.fields.get("meta")
+        system = self.fields.get("system") or (meta.get("system") if isinstance(meta, dict) else None)
+        return None if system is None else str(system)
+
+    @property
+    def source_sha256(self) -> str | None:
+        """sha256 of the record's source text, as written (computed for a line written before it was); None
+        when the record has no source."""
+        written = self._ours.get("source_sha256")
+        if isinstance(written, str):
+            return written
+        source = self.texts()[0]
+        return source_sha256(source) if source else None
 
     @property
     def label_alignment(self) -> float | None:

@@ -1,0 +1,187 @@
+"""`localsumm bench systems`: does localsumm rank summarizers as experts do?
+
+From a results file of ``benchmarks/data/summeval.systems.dev.jsonl`` (12 SummEval documents, each
+summarised by all 16 systems), each system's mean over the documents (its summaries of a document
+averaged first, the tables ``localsumm compare`` ranks by) against the experts' mean rating of it:
+
+- Kendall's tau-b over the systems, and pairwise accuracy (the share of the system pairs the experts
+  order that the predictor orders alike);
+- for coverage against relevance, alignment against consistency, the score against the mean of the two;
+- beside summary length and bigram overlap with the source on the same items (the baselines), and, given
+  the experts' means over all 100 SummEval documents (``--experts``), the experts' own 12-document means
+  against those: how far 12 documents can go;
+- each with a 95% interval from resampling documents (the same resamples for every predictor).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..compare.stats import LEVEL, MIN_SOURCES
+from ..compare.tables import Tables, read_tables
+from ..errors import InputError
+from ..files import json_object, read_text
+from ..runs.results import ResultLine
+from ..text import tokens
+from . import metrics
+from .quality import bigram_overlap
+
+EXPERTS = {"relevance": "label_coverage", "consistency": "label_alignment", "mean rating": "label_mean"}
+"""The experts' dimension and the label that holds it (SummEval's 1-5 means mapped to 0..1)."""
+OURS = {"relevance": "coverage_score", "consistency": "alignment_score", "mean rating": "score"}
+BASELINES = {"length": "length", "bigram overlap": "bigram_overlap"}
+CEILING = "experts, 12 documents"
+Measure = Callable[[np.ndarray, np.ndarray], float]
+
+
+def line_values(line: ResultLine) -> dict[str, float]:
+    """The experts' labels and the baselines of one scored line."""
+    alignment, coverage = line.label_alignment, line.label_coverage
+    if alignment is None or coverage is None:
+        raise InputError(
+            f"line {line.number} (id {line.id}) has no label_alignment and label_coverage: bench systems needs "
+            "expert labels, as in benchmarks/data/summeval.systems.dev.jsonl"
+        )
+    source, summary = line.texts()
+    return {
+        "label_alignment": float(alignment),
+        "label_coverage": float(coverage),
+        "label_mean": (float(alignment) + float(coverage)) / 2,
+        "length": float(len(tokens(summary))),
+        "bigram_overlap": bigram_overlap(summary, source),
+    }
+
+
+@dataclass(frozen=True)
+class SystemFigure:
+    expert: str
+    """relevance, consistency or mean rating."""
+    predictor: str
+    kendall: float
+    kendall_interval: tuple[float, float] | None
+    accuracy: float
+    """Pairwise accuracy."""
+    accuracy_interval: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class SystemsReport:
+    results: str
+    systems: list[str]
+    documents: int
+    figures: list[SystemFigure]
+    ranks: dict[str, dict[str, tuple[float, float]]]
+    """Per expert dimension, per system: (experts' rank, localsumm's rank), 1 the best."""
+    excluded: dict[str, int]
+    """Failed and unscorable items, left out."""
+    resamples: int
+    seed: int
+
+    def markdown(self) -> str:
+        out = [
+            f"{self.results}: {len(self.systems)} systems on {self.documents} documents; system-level agreement "
+            f"with the experts (95% intervals, {self.resamples} resamples of the documents, seed {self.seed})",
+            "",
+            "| experts | predictor | Kendall tau | pairwise accuracy |",
+            "|---|---|---:|---:|",
+        ]
+        for f in self.figures:
+            out.append(
+                f"| {f.expert} | {f.predictor} | {_cell(f.kendall, f.kendall_interval)} | "
+                f"{_cell(f.accuracy, f.accuracy_interval)} |"
+            )
+        out += ["", "Ranks (1 the best): the experts' over these documents, then localsumm's", ""]
+        names = list(self.ranks)
+        out.append("| system | " + " | ".join(f"{n}: experts / {OURS[n].replace('_score', '')}" for n in names) + " |")
+        out.append("|---|" + "---:|" * len(names))
+        order = sorted(self.systems, key=lambda s: self.ranks[names[-1]][s][0])
+        for system in order:
+            cells = [f"{self.ranks[n][system][0]:g} / {self.ranks[n][system][1]:g}" for n in names]
+            out.append(f"| {system} | " + " | ".join(cells) + " |")
+        out.append("")
+        out.append(f"left out: {self.excluded['failed']} failed, {self.excluded['unscorable']} unscorable items")
+        return "\n".join(out) + "\n"
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, ensure_ascii=False)
+
+
+def _cell(value: float, interval: tuple[float, float] | None) -> str:
+    if math.isnan(value):
+        return "-"
+    return f"{value:.2f}" + ("" if interval is None else f" [{interval[0]:.2f}, {interval[1]:.2f}]")
+
+
+def _means(values: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """Per-system means over the documents ``docs`` (a fixed vector of means is itself)."""
+    return values[:, docs].mean(axis=1) if values.ndim == 2 else values
+
+
+def _agreement(
+    measure: Measure, x: np.ndarray, y: np.ndarray, draws: list[np.ndarray]
+) -> tuple[float, tuple[float, float] | None]:
+    everything = np.arange(x.shape[1])
+    value = measure(_means(x, everything), _means(y, everything))
+    if not draws:
+        return value, None
+    resampled = [v for d in draws if not math.isnan(v := measure(_means(x, d), _means(y, d)))]
+    if not resampled:
+        return value, None
+    low, high = np.quantile(resampled, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+    return value, (float(low), float(high))
+
+
+def _figure(expert: str, predictor: str, x: np.ndarray, y: np.ndarray, draws: list[np.ndarray]) -> SystemFigure:
+    tau, tau_interval = _agreement(metrics.kendall, x, y, draws)
+    accuracy, accuracy_interval = _agreement(metrics.pairwise_accuracy, x, y, draws)
+    return SystemFigure(expert, predictor, tau, tau_interval, accuracy, accuracy_interval)
+
+
+def read_expert_means(path: Path, systems: list[str]) -> dict[str, np.ndarray]:
+    """The experts' means over all documents (JSON: system -> {relevance, consistency, ...} on 1-5), as
+    vectors in the order of ``systems``, with the mean rating (the mean of relevance and consistency)."""
+    data = json_object(read_text(str(path), "experts' means"), str(path), "an object of systems")
+    missing = [s for s in systems if not isinstance(data.get(s), dict)]
+    if missing:
+        raise InputError(f"{path} has no means of the systems {', '.join(missing)}")
+    try:
+        relevance = np.array([float(data[s]["relevance"]) for s in systems])
+        consistency = np.array([float(data[s]["consistency"]) for s in systems])
+    except (KeyError, TypeError, ValueError):
+        raise InputError(f"{path}: every system needs a relevance and a consistency (numbers, 1-5)") from None
+    return {"relevance": relevance, "consistency": consistency, "mean rating": (relevance + consistency) / 2}
+
+
+def systems_report(
+    results: Path, *, experts: Path | None = None, resamples: int = 1000, seed: int = 0
+) -> SystemsReport:
+    tables = read_tables([results], extra=line_values)
+    documents = len(tables.sources)
+    rng = np.random.default_rng(seed)
+    # The same document resamples for every predictor: their intervals are comparable, pair by pair.
+    draws = [rng.integers(0, documents, documents) for _ in range(resamples)] if documents >= MIN_SOURCES else []
+    everything = read_expert_means(experts, tables.systems) if experts else None
+    figures, ranks = [], {}
+    for expert, label in EXPERTS.items():
+        y = tables.values[label]
+        predictors = {OURS[expert].replace("_score", ""): tables.values[OURS[expert]]}
+        predictors |= {name: tables.values[key] for name, key in BASELINES.items()}
+        figures += [_figure(expert, name, x, y, draws) for name, x in predictors.items()]
+        if everything:
+            figures.append(_figure(expert, CEILING + " against 100", y, everything[expert], draws))
+        ranks[expert] = _ranks(tables, label, OURS[expert])
+    excluded = {"failed": sum(tables.failed.values()), "unscorable": sum(tables.unscorable.values())}
+    return SystemsReport(str(results), tables.systems, documents, figures, ranks, excluded, resamples, seed)
+
+
+def _ranks(tables: Tables, label: str, ours: str) -> dict[str, tuple[float, float]]:
+    n = len(tables.systems)
+    theirs = n + 1 - metrics.ranks(tables.values[label].mean(axis=1))
+    mine = n + 1 - metrics.ranks(tables.values[ours].mean(axis=1))
+    return {s: (float(theirs[i]), float(mine[i])) for i, s in enumerate(tables.systems)}

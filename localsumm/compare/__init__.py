@@ -1,0 +1,1 @@
+"""Comparing summarizers: results files as per-system, per-source tables, and paired statistics over sources."""

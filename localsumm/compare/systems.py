@@ -1,0 +1,193 @@
+"""``localsumm compare``: which summarizer is better, on the same sources and questions.
+
+A system's figure is the mean over the shared sources of its per-source means (a source's summaries
+averaged first), for the score, alignment and coverage alike. The score is the mean of per-summary
+scores, not min(mean alignment, mean coverage): that is the mean of what a user is shown per summary,
+it decomposes by source (so a paired difference, its interval and win/tie/loss exist), and a system
+whose summaries are each either unfaithful or incomplete cannot rank high by having one kind of
+failure on some sources and the other on the rest.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, InputError
+from ..runs.results import DIMENSIONS
+from . import stats
+from .tables import Tables, read_tables
+
+SIGNIFICANCE = 0.05
+
+
+@dataclass(frozen=True)
+class SystemRow:
+    system: str
+    means: dict[str, float]
+    """Per dimension: the mean over the shared sources of the system's per-source means."""
+    intervals: dict[str, tuple[float, float] | None]
+    """Per dimension: 95% cluster-bootstrap interval (sources resampled); None below ``stats.MIN_SOURCES``."""
+    failed: int
+    unscorable: int
+    left_out: list[str]
+    """Its sources that another system lacks (ids)."""
+
+
+@dataclass(frozen=True)
+class PairRow:
+    """``first`` against ``second`` on one dimension: first - second, paired by source."""
+
+    first: str
+    second: str
+    dimension: str
+    paired: stats.Paired
+    p_holm: float
+    """The permutation p-value after Holm's correction over every pair of this dimension."""
+
+    @property
+    def significant(self) -> bool:
+        return self.p_holm < SIGNIFICANCE
+
+
+@dataclass(frozen=True)
+class Settings:
+    seed: int = 0
+    resamples: int = stats.RESAMPLES
+    permutations: int = stats.PERMUTATIONS
+
+    def __post_init__(self) -> None:
+        if self.resamples < 100 or self.permutations < 100:
+            raise ConfigError(
+                f"--resamples and --permutations need at least 100 (got {self.resamples} and {self.permutations}): "
+                "fewer cannot place a 2.5% percentile or a p-value near 0.05"
+            )
+        if self.seed < 0:
+            raise ConfigError(f"--seed must be 0 or more, got {self.seed}")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    sources: int
+    """Sources every system has: what every figure rests on."""
+    systems: list[SystemRow]
+    """Ranked by mean score, highest first."""
+    pairs: list[PairRow]
+    settings: Settings
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def no_interval(self) -> str | None:
+        """Why no interval is given, if none is."""
+        if self.sources >= stats.MIN_SOURCES:
+            return None
+        return (
+            f"no intervals: {self.sources} shared source{'s' if self.sources != 1 else ''}, and a bootstrap over "
+            f"fewer than {stats.MIN_SOURCES} sources mostly resamples the same ones; score more sources"
+        )
+
+    def pair(self, first: str, second: str, dimension: str = "score") -> PairRow:
+        """The pair ``first`` - ``second`` on ``dimension``, oriented that way."""
+        for row in self.pairs:
+            if row.dimension != dimension or {row.first, row.second} != {first, second}:
+                continue
+            if row.first == first:
+                return row
+            p = row.paired
+            interval = None if p.interval is None else (-p.interval[1], -p.interval[0])
+            flipped = stats.Paired(p.sources, -p.mean_difference, interval, p.p_value, p.losses, p.ties, p.wins)
+            return PairRow(first, second, dimension, flipped, row.p_holm)
+        raise KeyError((first, second, dimension))
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["no_interval"] = self.no_interval
+        for row, pair in zip(data["pairs"], self.pairs):
+            row["significant"] = pair.significant
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+
+
+def compare_tables(tables: Tables, settings: Settings | None = None) -> Comparison:
+    """Every system's means and intervals, and every pair's paired difference, on every dimension."""
+    settings = settings or Settings()
+    rows = []
+    for i, system in enumerate(tables.systems):
+        means, intervals = {}, {}
+        for k, dimension in enumerate(DIMENSIONS):
+            values = tables.values[dimension][i]
+            means[dimension] = float(values.mean())
+            # Seeded by (seed, system, dimension): a figure does not move when another system is added.
+            seed = _seed(settings.seed, 0, i, k)
+            intervals[dimension] = stats.bootstrap_interval(values, resamples=settings.resamples, seed=seed)
+        rows.append(
+            SystemRow(
+                system, means, intervals, tables.failed[system], tables.unscorable[system], tables.left_out[system]
+            )
+        )
+    order = sorted(range(len(rows)), key=lambda i: -rows[i].means["score"])
+    pairs = []
+    for k, dimension in enumerate(DIMENSIONS):
+        found = []
+        for i, j in combinations(order, 2):
+            a, b = tables.values[dimension][i], tables.values[dimension][j]
+            seed = _seed(settings.seed, 1, i, j, k)
+            found.append(
+                stats.paired(b, a, resamples=settings.resamples, permutations=settings.permutations, seed=seed)
+            )
+        adjusted = stats.holm([p.p_value for p in found])
+        for (i, j), p, q in zip(combinations(order, 2), found, adjusted):
+            pairs.append(PairRow(rows[i].system, rows[j].system, dimension, p, q))
+    return Comparison(len(tables.sources), [rows[i] for i in order], pairs, settings, list(tables.notes))
+
+
+def _seed(*parts: int) -> int:
+    """One integer seed from several (numpy's SeedSequence mixes them), so each statistic has its own stream."""
+    return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
+
+
+def compare_files(paths: list[Path], settings: Settings | None = None) -> Comparison:
+    return compare_tables(read_tables(paths), settings)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """``--fail-if-worse``: the candidate against the baseline on the score."""
+
+    baseline: str
+    candidate: str
+    margin: float
+    pair: PairRow
+    """candidate - baseline."""
+
+    @property
+    def worse(self) -> bool:
+        """Worse with 95% confidence: the whole 95% interval of candidate - baseline lies below -margin."""
+        interval = self.pair.paired.interval
+        return interval is not None and interval[1] < -self.margin
+
+    def message(self) -> str:
+        p = self.pair.paired
+        low, high = p.interval or (float("nan"), float("nan"))
+        verdict = "worse" if self.worse else "not worse"
+        by = f" by more than {self.margin:g}" if self.margin else ""
+        return (
+            f"{self.candidate} is {verdict} than {self.baseline}{by} with 95% confidence: score difference "
+            f"{p.mean_difference:+.3f} [{low:+.3f}, {high:+.3f}] over {p.sources} sources "
+            f"(wins/ties/losses {p.wins}/{p.ties}/{p.losses}, p {p.p_value:.3g})"
+        )
+
+
+def gate(comparison: Comparison, baseline: str, candidate: str, margin: float = 0.0) -> Gate:
+    if margin < 0:
+        raise ConfigError(f"--margin must be 0 or more, got {margin:g}")
+    if comparison.no_interval:
+        raise InputError(f"--fail-if-worse cannot decide: {comparison.no_interval}")
+    return Gate(baseline, candidate, margin, comparison.pair(candidate, baseline))
