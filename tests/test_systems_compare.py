@@ -100,6 +100,7 @@ def test_fewer_than_five_shared_sources_give_no_interval_and_no_gate(tmp_path):
         [system_file(tmp_path / "a.jsonl", GOOD[:4]), system_file(tmp_path / "b.jsonl", WORSE[:4])]
     )
     assert comparison.sources == 4 and comparison.no_interval and "4 shared sources" in comparison.no_interval
+    assert any("the smallest possible is 0.12" in note for note in comparison.notes)
     assert all(interval is None for row in comparison.systems for interval in row.intervals.values())
     assert all(row.paired.interval is None for row in comparison.pairs)
     with pytest.raises(InputError, match="cannot decide"):

@@ -54,7 +54,7 @@ def line_values(line: ResultLine) -> dict[str, float]:
         "label_coverage": float(coverage),
         "label_mean": (float(alignment) + float(coverage)) / 2,
         "length": float(len(tokens(summary))),
-        "bigram_overlap": bigram_overlap(summary, source),
+        "bigram_overlap": bigram_overlap(summary, source, split_punctuation=True),
     }
 
 
@@ -119,8 +119,9 @@ def _cell(value: float, interval: tuple[float, float] | None) -> str:
 
 
 def _means(values: np.ndarray, docs: np.ndarray) -> np.ndarray:
-    """Per-system means over the documents ``docs`` (a fixed vector of means is itself)."""
-    return values[:, docs].mean(axis=1) if values.ndim == 2 else values
+    """Per-system means over the documents ``docs`` (a fixed vector of means is itself), rounded so that two
+    systems with equal labels tie: summed in another order, their means can differ in the last bit."""
+    return np.round(values[:, docs].mean(axis=1), 12) if values.ndim == 2 else values
 
 
 def _agreement(
@@ -182,6 +183,7 @@ def systems_report(
 
 def _ranks(tables: Tables, label: str, ours: str) -> dict[str, tuple[float, float]]:
     n = len(tables.systems)
-    theirs = n + 1 - metrics.ranks(tables.values[label].mean(axis=1))
-    mine = n + 1 - metrics.ranks(tables.values[ours].mean(axis=1))
+    everything = np.arange(len(tables.sources))
+    theirs = n + 1 - metrics.ranks(_means(tables.values[label], everything))
+    mine = n + 1 - metrics.ranks(_means(tables.values[ours], everything))
     return {s: (float(theirs[i]), float(mine[i])) for i, s in enumerate(tables.systems)}

@@ -145,7 +145,21 @@ def compare_tables(tables: Tables, settings: Settings | None = None) -> Comparis
         adjusted = stats.holm([p.p_value for p in found])
         for (i, j), p, q in zip(combinations(order, 2), found, adjusted):
             pairs.append(PairRow(rows[i].system, rows[j].system, dimension, p, q))
-    return Comparison(len(tables.sources), [rows[i] for i in order], pairs, settings, list(tables.notes))
+    notes = list(tables.notes) + _too_few_for_significance(len(tables.sources), len(rows))
+    return Comparison(len(tables.sources), [rows[i] for i in order], pairs, settings, notes)
+
+
+def _too_few_for_significance(sources: int, systems: int) -> list[str]:
+    """Say so when no pair can be significant, whatever the data: the smallest p-value a sign-flip test over n
+    sources can give is 2 / 2^n (every source favouring one system), and Holm multiplies it by the pairs."""
+    tests = systems * (systems - 1) // 2
+    smallest = min(1.0, 2 / 2**sources * tests)
+    if smallest < SIGNIFICANCE:
+        return []
+    return [
+        f"with {sources} shared sources and {tests} pair{'s' if tests > 1 else ''}, no difference can reach p < "
+        f"{SIGNIFICANCE:g} (the smallest possible is {smallest:.2g}); read the intervals, or score more sources"
+    ]
 
 
 def _seed(*parts: int) -> int:
