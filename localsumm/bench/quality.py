@@ -25,7 +25,7 @@ from ..protocol import Judge
 from ..runs.evaluate import evaluate_file
 from ..runs.questions import write_questions
 from ..runs.results import ResultLine, read_results
-from ..summarization.question_file import QuestionFile
+from ..summarization.questionset import QuestionFile
 from ..text import tokens
 from . import metrics
 

@@ -17,8 +17,8 @@ from ..config.options import Options, make_options
 from ..errors import ConfigError, InputError
 from ..protocol import Judge
 from ..summarization.inputs import resolve_source
-from ..summarization.question_file import QuestionFile
-from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer, load_question_file
+from ..summarization.questionset import DataSource, load_question_file
+from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer
 from .batch import ItemResult, run_evals
 from .progress import Progress, Quiet
 from .records import Record, read_records
@@ -85,12 +85,13 @@ def evaluate_file(
     done = done_ids(out) if resume else set()
     earlier = earlier_results(out) if done else []
     check_resumable(out, earlier, options)
-    question_file = load_question_file(options)
+    question_file = load_question_file(options.questions)
     check_same_questions(out, earlier, question_file)
     todo = [r for r in records if r.id not in done]
     valid = [r for r in todo if r.error is None]
     if question_file is not None:
-        match_question_file(question_file, [r for r in records if r.error is None], valid, data, options.questions_only)
+        valid_records = [r for r in records if r.error is None]
+        question_file.check_data(question_file_sources(valid_records, valid, data, options.questions_only), data)
     scorer: SummarizationScorer | ScorerSpec | None = None
     if valid and ray is not None:
         if isinstance(model, Judge):
@@ -99,7 +100,7 @@ def evaluate_file(
             )
         scorer = ScorerSpec(model, options)
     elif valid:
-        scorer = create_summarization_scorer(model, options=options)
+        scorer = create_summarization_scorer(model, options=options, question_file=question_file)
     # A resumed file holds one judge's results. With Ray the judge loads on the workers only: the first
     # result names it, and is checked before it is written.
     judge_checked = not earlier
@@ -143,31 +144,21 @@ def evaluate_file(
     return summarise(out)
 
 
-def match_question_file(
-    question_file: QuestionFile, records: list[Record], todo: list[Record], data: Path, questions_only: bool
-) -> None:
-    """Refuse, before anything is scored, a question file that holds none of the data's sources, one whose set
-    was written for a record whose source has since changed, and (``questions_only``) a source still to score
-    that it lacks."""
-    matched, pending = 0, {r.id for r in todo}
+def question_file_sources(
+    records: list[Record], todo: list[Record], data: Path, questions_only: bool
+) -> list[DataSource]:
+    """The records' sources as a question file is checked against them: with ``questions_only``, a record still
+    to score that brings no questions of its own must find its set in the file."""
+    pending = {r.id for r in todo}
+    sources = []
     for record in records:
         try:
             source = resolve_source(record.input, record.output)
         except InputError:
             continue  # reported when the item is scored
-        found = question_file.check_record(record.id, source, f"{data}: line {record.line}")
-        matched += found is not None
-        if found is None and questions_only and record.questions is None and record.id in pending:
-            raise InputError(
-                f"{data}: line {record.line} (id {record.id}): {question_file.path} holds no question set for its "
-                "source and --questions-only is set; write it with `localsumm questions`, or drop --questions-only"
-            )
-    if records and not matched:
-        raise InputError(
-            f"{question_file.path} holds question sets for {len(question_file)} sources, none of them a source of "
-            f"{data}: is it the question file of another data file? (`localsumm questions {data} --out FILE` "
-            "writes this one's)"
-        )
+        required = questions_only and record.questions is None and record.id in pending
+        sources.append(DataSource(record.id, source, f"{data}: line {record.line} (id {record.id})", required))
+    return sources
 
 
 def summarise(out: Path) -> EvalSummary:

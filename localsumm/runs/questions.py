@@ -12,17 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._version import __version__
 from ..config.options import Options, make_options
 from ..errors import InputError, JudgeError
 from ..protocol import Judge
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.plan import evaluation_language
-from ..summarization.preprocess import keep_answerable_facts, reference_facts
-from ..summarization.question_file import QuestionFile, QuestionSet, source_sha256
-from ..summarization.result import DroppedQuestion
+from ..summarization.questionset import QuestionFile, QuestionSet, is_reference, reference_question_set, source_sha256
 from ..summarization.scorer import SummarizationScorer, create_summarization_scorer
-from ..summarization.steplog import StepLog
 from .progress import Progress, Quiet
 from .records import Record, read_records
 
@@ -79,50 +75,23 @@ def field_value(fields: dict[str, Any], path: str) -> Any:
     return value
 
 
-def reference_set(
-    source: _Source, field: str, where: Path, judge: Judge | None = None, log: StepLog | None = None
-) -> QuestionSet:
+def reference_set(source: _Source, field: str, where: Path, judge: Judge | None = None) -> QuestionSet:
     """The question set a record's reference gives: its facts (a list) or its sentences (a text) as key facts,
     checked against the source when a ``judge`` is given."""
     value = field_value(source.record.fields, field)
-    ok = (
-        isinstance(value, str)
-        and value.strip()
-        or (isinstance(value, list) and value and all(isinstance(v, str) for v in value))
-    )
-    if not ok:
+    at = f"{where}: line {source.record.line} (id {source.record.id})"
+    if not is_reference(value):
         raise InputError(
-            f"{where}: line {source.record.line} (id {source.record.id}) has no reference at {field!r}: "
-            f"give a field holding a reference summary (text) or its facts (a list of texts)"
+            f"{at} has no reference at {field!r}: give a field holding a reference summary (text) or its facts "
+            "(a list of texts)"
         )
     language = evaluation_language(source.summary, source.text)
-    facts, highlights = reference_facts(value, language)
-    dropped: list[DroppedQuestion] = []
-    provenance: dict[str, Any] = {"origin": "reference", "field": field, "localsumm_version": __version__}
-    if judge is not None:
-        facts, dropped = keep_answerable_facts(judge, source.text, len(facts), facts, log or StepLog())
-        info = judge.info
-        provenance.update(
-            question_check=True,
-            judge=info.name,
-            model_sha256=info.sha256,
-            engine=info.engine,
-            threshold=info.thresholds.coverage,
+    try:
+        return reference_question_set(
+            source.text, value, field=field, language=language, record_id=source.record.id, judge=judge
         )
-    if not facts:
-        raise InputError(
-            f"{where}: line {source.record.line} (id {source.record.id}): the source answers none of "
-            f"the reference's facts at {field!r}; write its questions another way"
-        )
-    return QuestionSet(
-        source_sha256=source.sha256,
-        id=source.record.id,
-        language=language,
-        key_facts=facts,
-        highlights=highlights,
-        dropped=dropped,
-        provenance=provenance,
-    )
+    except InputError as e:
+        raise InputError(f"{at}: {e}") from None
 
 
 def write_questions(
@@ -166,7 +135,7 @@ def write_questions(
         progress.note("skipped", error)
     scorer: SummarizationScorer | None = None
     if todo and (from_reference is None or check):
-        scorer = create_summarization_scorer(model, options=options.replace(questions=None, questions_only=False))
+        scorer = create_summarization_scorer(model, options=options)
     written = failed = 0
     out.parent.mkdir(parents=True, exist_ok=True)
     progress.start("questions", len(todo))

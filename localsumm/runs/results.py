@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..files import json_object, read_text
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
-from ..summarization.question_file import QuestionFile
+from ..summarization.questionset import QuestionFile
 from ..summarization.result import SummarizationResult
 
 KEY = "localsumm"
@@ -97,7 +97,7 @@ class ResultLine:
         if not self.scored or not data:
             return None
         try:
-            return SummarizationResult.model_validate(data)
+            return SummarizationResult.from_stored(data)
         except ValidationError as e:
             where = f"line {self.number}" if self.number else f"item {self.id}"
             raise InputError(
