@@ -33,7 +33,7 @@ def round_half_up(value: float, digits: int = 2) -> float:
     gives 0.13, and results must compare field for field.
     """
     factor = 10**digits
-    return math.floor(value * factor + 0.5) / factor
+    return float(math.floor(value * factor + 0.5) / factor)
 
 
 def compute_scores(
