@@ -283,7 +283,7 @@ def markdown(figures: list[Figure]) -> str:
         "|---|---|---|---|---:|---|---:|---:|",
     ]
 
-    def fmt(v):
+    def fmt(v: float) -> str:
         return "n/a" if math.isnan(v) else f"{v:.3f}"
 
     for f in figures:
