@@ -42,6 +42,13 @@ def result(
         "thresholds": {"alignment": 0.5, "coverage": 0.5},
         "max_questions": 10,
         "scale": 1.0,
+        "language": "en",
+        "literal_check": True,
+        "scoring": "count",
+        "claims": "sentences",
+        "question_check": True,
+        "key_facts": False,
+        "questions": {"origin": "generated"},
         "steps": [],
     }
     settings.update(provenance)

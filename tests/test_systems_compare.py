@@ -12,7 +12,7 @@ from localsumm.compare.tables import read_tables
 from localsumm.errors import ConfigError, InputError
 from localsumm.runs.records import read_records
 from localsumm.runs.results import read_results
-from localsumm.summarization.question_file import source_sha256
+from localsumm.summarization.questionset import source_sha256
 
 from .conftest import run_cli
 from .systems_data import line, result, system_file, write

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .quality import Item
 
 
-def _roc(ax, scores: list[float], labels: list[float], name: str) -> None:
+def _roc(ax: Any, scores: list[float], labels: list[float], name: str) -> None:
     s, y = np.asarray(scores), np.asarray(labels) >= 0.5
     points = [(1.0, 1.0)]
     for t in sorted(set(s)):

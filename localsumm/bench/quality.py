@@ -26,7 +26,7 @@ from ..protocol import Judge
 from ..runs.evaluate import evaluate_file
 from ..runs.questions import write_questions
 from ..runs.results import ResultLine, read_results
-from ..summarization.question_file import QuestionFile
+from ..summarization.questionset import QuestionFile
 from ..text import tokens
 from . import metrics
 
@@ -292,7 +292,7 @@ def markdown(figures: list[Figure]) -> str:
         "|---|---|---|---|---:|---|---:|---:|",
     ]
 
-    def fmt(v):
+    def fmt(v: float) -> str:
         return "n/a" if math.isnan(v) else f"{v:.3f}"
 
     for f in figures:

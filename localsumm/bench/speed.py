@@ -106,7 +106,7 @@ class SpeedReport:
     def summary(self) -> dict[str, Any]:
         secs = [c.seconds for c in self.items]
 
-        def median(xs):
+        def median(xs: list[float]) -> float:
             return round(statistics.median(xs), 2)
 
         later = [c.later_seconds for c in self.items if c.later_seconds is not None]
@@ -204,7 +204,7 @@ class SpeedReport:
 
 
 def _doc(item: dict[str, Any]) -> str:
-    return (item.get("meta") or {}).get("doc_id") or item["source"]
+    return str((item.get("meta") or {}).get("doc_id") or item["source"])
 
 
 def first_item_per_source(path: Path, n: int) -> list[dict[str, Any]]:

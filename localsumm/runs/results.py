@@ -31,7 +31,7 @@ from ..errors import InputError
 from ..files import json_object, read_text
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
-from ..summarization.question_file import QuestionFile, source_sha256
+from ..summarization.questionset import QuestionFile, source_sha256
 from ..summarization.result import SummarizationResult
 
 KEY = "localsumm"
@@ -102,7 +102,7 @@ class ResultLine:
         if not self.scored or not data:
             return None
         try:
-            return SummarizationResult.model_validate(data)
+            return SummarizationResult.from_stored(data)
         except ValidationError as e:
             where = f"line {self.number}" if self.number else f"item {self.id}"
             raise InputError(
