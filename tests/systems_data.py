@@ -11,15 +11,9 @@ from typing import Any
 
 from localsumm._version import __version__
 from localsumm.runs.results import format_line
+from localsumm.summarization import result as results
 from localsumm.summarization.prompts import PROMPT_VERSION
-from localsumm.summarization.result import (
-    AlignmentVerdict,
-    AnalyzeStepResult,
-    CoverageVerdict,
-    PreprocessStepResult,
-    Provenance,
-    SummarizationResult,
-)
+from localsumm.summarization.result import SummarizationResult
 
 QUESTIONS = ["Q1?", "Q2?", "Q3?", "Q4?"]
 
@@ -28,10 +22,9 @@ def result(
     alignment: float, coverage: float, *, questions: list[str] = QUESTIONS, scorable: bool = True, **provenance: Any
 ) -> SummarizationResult:
     """A result whose alignment and coverage are ``alignment`` and ``coverage`` (multiples of 1/4)."""
-    claims = [AlignmentVerdict(claim=f"c{i}", supported=i < alignment * 4, reason="") for i in range(4)]
-    asked = [
-        CoverageVerdict(question=q, answered=i < coverage * len(questions), reason="") for i, q in enumerate(questions)
-    ]
+    claims = [results.AlignmentVerdict(claim=f"c{i}", supported=i < alignment * 4, reason="") for i in range(4)]
+    answered = [i < coverage * len(questions) for i in range(len(questions))]
+    asked = [results.CoverageVerdict(question=q, answered=a, reason="") for q, a in zip(questions, answered)]
     settings: dict[str, Any] = {
         "localsumm_version": __version__,
         "model": "judge",
@@ -58,9 +51,9 @@ def result(
         alignment_score=alignment,
         coverage_score=coverage,
         scorable=scorable,
-        preprocess_step_result=PreprocessStepResult(alignment=claims, questions=questions),
-        analyze_step_result=AnalyzeStepResult(coverage=asked),
-        provenance=Provenance(**settings),
+        preprocess_step_result=results.PreprocessStepResult(alignment=claims, questions=questions),
+        analyze_step_result=results.AnalyzeStepResult(coverage=asked),
+        provenance=results.Provenance(**settings),
     )
 
 
