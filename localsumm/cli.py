@@ -314,20 +314,16 @@ def compare(
     """Which summarizer is better: systems ranked over the sources they share, with 95% intervals from resampling
     sources, and paired differences with permutation p-values (Holm-corrected for more than two systems)."""
     try:
-        from .compare.systems import Settings, compare_tables, gate
-        from .compare.tables import read_tables
+        from .compare.systems import Gate, Settings, compare_files, gate_files
 
         settings = Settings(seed=seed, resamples=resamples, permutations=permutations)
-        if fail_if_worse and len(results) != 2:
+        verdict: Gate | None = None
+        if not fail_if_worse:
+            comparison = compare_files(results, settings)
+        elif len(results) == 2:
+            comparison, verdict = gate_files(results[0], results[1], margin, settings)
+        else:
             raise ConfigError(f"--fail-if-worse compares two files, a baseline then a candidate; got {len(results)}")
-        tables = read_tables(results)
-        if fail_if_worse and len(tables.systems) != 2:
-            raise InputError(
-                f"--fail-if-worse needs one system per file, and {results[0]} and {results[1]} hold "
-                f"{len(tables.systems)}: {', '.join(tables.systems)}"
-            )
-        comparison = compare_tables(tables, settings)
-        verdict = gate(comparison, tables.systems[0], tables.systems[1], margin) if fail_if_worse else None
     except LocalsummError as e:
         _fail(e)
         return

@@ -13,7 +13,9 @@ default judge once per process (or takes ``scorer=``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .summarization.questionset import QuestionSet
@@ -123,8 +125,22 @@ def assert_summary(
     return result
 
 
+def assert_not_worse(
+    baseline: str | os.PathLike[str], candidate: str | os.PathLike[str], *, margin: float = 0.0
+) -> None:
+    """Fail when the candidate's results file scores worse than the baseline's with 95% confidence, paired by
+    source (``localsumm compare BASELINE CANDIDATE --fail-if-worse``); the message gives the difference and
+    its interval."""
+    from .compare.systems import gate_files
+
+    _, verdict = gate_files(Path(baseline), Path(candidate), margin)
+    if verdict.worse:
+        raise AssertionError(verdict.message())
+
+
 __all__ = [
     "SummaryAssertionError",
+    "assert_not_worse",
     "assert_summary",
     "default_scorer",
     "explanation",

@@ -11,6 +11,7 @@ from localsumm.compare.systems import Settings, compare_files, compare_tables, g
 from localsumm.compare.tables import read_tables
 from localsumm.errors import ConfigError, InputError
 from localsumm.runs.records import read_records
+from localsumm.testing import assert_not_worse
 from localsumm.runs.results import read_results
 from localsumm.summarization.questionset import source_sha256
 
@@ -63,6 +64,16 @@ def test_two_files_one_system_each_ranked_with_paired_figures(tmp_path):
     assert verdict.worse and "baseline is worse than candidate" in verdict.message()
     # Worse by about 0.35: not by more than a margin of 0.5.
     assert not gate(comparison, "candidate", "baseline", margin=0.5).worse
+
+
+def test_assert_not_worse_in_a_test(tmp_path):
+    good, worse = system_file(tmp_path / "good.jsonl", GOOD), system_file(tmp_path / "worse.jsonl", WORSE)
+    assert_not_worse(worse, good)
+    with pytest.raises(AssertionError, match="worse is worse than good with 95% confidence: score difference -0.3"):
+        assert_not_worse(good, worse)
+    assert_not_worse(good, worse, margin=0.5)
+    with pytest.raises(InputError, match="one system per file"):
+        assert_not_worse(good, write(tmp_path / "two.jsonl", [line(0, "s", result(1, 1), system=s) for s in "ab"]))
 
 
 def test_one_file_of_three_systems_averages_a_source_first_and_corrects_with_holm(tmp_path):

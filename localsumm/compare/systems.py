@@ -205,3 +205,17 @@ def gate(comparison: Comparison, baseline: str, candidate: str, margin: float = 
     if comparison.no_interval:
         raise InputError(f"--fail-if-worse cannot decide: {comparison.no_interval}")
     return Gate(baseline, candidate, margin, comparison.pair(candidate, baseline))
+
+
+def gate_files(
+    baseline: Path, candidate: Path, margin: float = 0.0, settings: Settings | None = None
+) -> tuple[Comparison, Gate]:
+    """The comparison of two results files of one system each, and the gate of the second against the first."""
+    tables = read_tables([baseline, candidate])
+    if len(tables.systems) != 2:
+        raise InputError(
+            f"--fail-if-worse needs one system per file, and {baseline} and {candidate} hold "
+            f"{len(tables.systems)}: {', '.join(tables.systems)}"
+        )
+    comparison = compare_tables(tables, settings)
+    return comparison, gate(comparison, tables.systems[0], tables.systems[1], margin)

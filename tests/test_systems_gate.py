@@ -1,0 +1,81 @@
+"""`localsumm compare --fail-if-worse` on results files written by the real engine.
+
+The data: LEAD-3 (SummEval's system M0, three source sentences) on the first 6 documents of the systems
+set, asked each document's CNN/DailyMail highlights as key facts (a question file from the reference, so no
+question step runs and both runs are asked the same facts). The candidate keeps each summary's first
+sentence.
+
+An identical candidate never fails: tested with the small judge. A truncated candidate fails: tested with
+the default judge. The small judge (SmolLM2-135M) cannot make it fail, and this test does not pretend it
+can: on 8 of these documents it answered every coverage question of the full summaries "yes" and most of
+the truncated ones too (mean coverage 1.00 against 0.82), while its alignment verdicts sit at its threshold
+(probabilities 0.42-0.66), so the score, the lower of the two, came out 0.71 against 0.70.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, run_cli
+
+SOURCES = 6
+
+
+def write_data(folder: Path) -> tuple[Path, Path, Path]:
+    """(baseline data, truncated candidate data, question file)."""
+    rows = [json.loads(line) for line in (ROOT / "benchmarks/data/summeval.systems.dev.jsonl").open()]
+    lead = [r for r in rows if r["meta"]["system"] == "M0"][:SOURCES]
+    baseline, candidate = folder / "baseline.jsonl", folder / "candidate.jsonl"
+    with baseline.open("w") as full, candidate.open("w") as cut:
+        for r in lead:
+            record = {
+                "id": r["meta"]["doc_id"][-8:],
+                "source": r["source"],
+                "summary": r["summary"],
+                "reference": r["meta"]["reference_summaries"][0],  # the article's highlights
+            }
+            full.write(json.dumps(record) + "\n")
+            first = r["summary"].split(" . ")[0] + " ."
+            assert len(first) < len(r["summary"]) / 2
+            cut.write(json.dumps(dict(record, summary=first)) + "\n")
+    questions = folder / "questions.jsonl"
+    done = run_cli("questions", str(baseline), "--out", str(questions), "--from-reference", "reference")
+    assert done.returncode == 0, done.stderr
+    return baseline, candidate, questions
+
+
+def evaluate(data: Path, out: Path, questions: Path, *model: str) -> Path:
+    done = run_cli("eval", str(data), "--out", str(out), "--questions", str(questions), *model)
+    assert done.returncode == 0, done.stderr
+    assert sum(1 for _ in out.open()) == SOURCES
+    return out
+
+
+def test_an_identical_candidate_never_fails(tmp_path):
+    baseline, _, questions = write_data(tmp_path)
+    small = ("--model", "smollm2-135m")
+    first = evaluate(baseline, tmp_path / "first.jsonl", questions, *small)
+    again = evaluate(baseline, tmp_path / "again.jsonl", questions, *small)
+    done = run_cli("compare", str(first), str(again), "--fail-if-worse", "--json")
+    assert done.returncode == 0, done.stderr
+    assert "again is not worse than first" in done.stderr
+    (pair,) = [p for p in json.loads(done.stdout)["pairs"] if p["dimension"] == "score"]
+    assert pair["paired"]["mean_difference"] == 0 and pair["paired"]["ties"] == SOURCES
+
+
+@pytest.mark.default_judge
+def test_a_candidate_cut_to_its_first_sentence_fails(tmp_path):
+    baseline, candidate, questions = write_data(tmp_path)
+    full = evaluate(baseline, tmp_path / "full.jsonl", questions)
+    cut = evaluate(candidate, tmp_path / "cut.jsonl", questions)
+    done = run_cli("compare", str(full), str(cut), "--fail-if-worse", "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "cut is worse than full with 95% confidence" in done.stderr
+    data = json.loads(done.stdout)
+    coverage = next(p for p in data["pairs"] if p["dimension"] == "coverage_score")
+    assert coverage["first"] == "full" and coverage["paired"]["mean_difference"] > 0
+    # Either order of the files: the gate asks about the second.
+    assert run_cli("compare", str(cut), str(full), "--fail-if-worse").returncode == 0
