@@ -307,7 +307,8 @@ def compare(
         False,
         "--fail-if-worse",
         help="Two files, baseline then candidate: exit 1 when the candidate's score is worse with 95% confidence "
-        "(the whole 95% interval of candidate - baseline, paired by source, lies below -margin), else 0.",
+        "(the whole 95% interval of candidate - baseline, paired by source, lies below -margin, and a one-sided "
+        "permutation test agrees at 2.5%), else 0.",
     ),
     margin: float = typer.Option(0.0, "--margin", help="With --fail-if-worse: the score drop that is tolerated."),
 ) -> None:

@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from localsumm.compare.systems import Settings, compare_files, compare_tables, gate
+from localsumm.compare.systems import Settings, compare_files, compare_tables, gate, gate_files
 from localsumm.compare.tables import read_tables
 from localsumm.errors import ConfigError, InputError
 from localsumm.runs.records import read_records
-from localsumm.testing import assert_not_worse
 from localsumm.runs.results import read_results
 from localsumm.summarization.questionset import source_sha256
+from localsumm.testing import assert_not_worse
 
 from .conftest import run_cli
 from .systems_data import line, result, system_file, write
@@ -59,11 +59,14 @@ def test_two_files_one_system_each_ranked_with_paired_figures(tmp_path):
     assert (pair.paired.wins, pair.paired.ties, pair.paired.losses) == (7, 1, 0)  # source 4: 0.5 both
     assert pair.significant and pair.p_holm == pair.paired.p_value  # one pair: Holm leaves it
     assert comparison.pair("baseline", "candidate").paired.mean_difference == -pair.paired.mean_difference
-    assert gate(comparison, "baseline", "candidate").worse is False
-    verdict = gate(comparison, "candidate", "baseline")
+    tables = read_tables([a, b])
+    assert gate(tables, "baseline", "candidate")[1].worse is False
+    _, verdict = gate(tables, "candidate", "baseline")
     assert verdict.worse and "baseline is worse than candidate" in verdict.message()
+    # 7 of 8 sources lower, one tied: exactly 1 of the 2^8 sign patterns (x2 for the tie) is as low.
+    assert verdict.p_worse == pytest.approx(2 / 256, abs=0.003)
     # Worse by about 0.35: not by more than a margin of 0.5.
-    assert not gate(comparison, "candidate", "baseline", margin=0.5).worse
+    assert not gate(tables, "candidate", "baseline", margin=0.5)[1].worse
 
 
 def test_assert_not_worse_in_a_test(tmp_path):
@@ -115,7 +118,7 @@ def test_fewer_than_five_shared_sources_give_no_interval_and_no_gate(tmp_path):
     assert all(interval is None for row in comparison.systems for interval in row.intervals.values())
     assert all(row.paired.interval is None for row in comparison.pairs)
     with pytest.raises(InputError, match="cannot decide"):
-        gate(comparison, "a", "b")
+        gate_files(tmp_path / "a.jsonl", tmp_path / "b.jsonl")
 
 
 def test_a_copy_of_a_one_system_file_is_named_by_its_path_and_never_worse(tmp_path):
@@ -127,7 +130,8 @@ def test_a_copy_of_a_one_system_file_is_named_by_its_path_and_never_worse(tmp_pa
     assert {row.system for row in comparison.systems} == {str(a), str(copy)}
     pair = comparison.pair(str(copy), str(a))
     assert pair.paired.mean_difference == 0 and pair.paired.interval == (0, 0) and pair.paired.p_value == 1
-    assert not gate(comparison, str(a), str(copy)).worse
+    _, verdict = gate_files(a, copy)
+    assert not verdict.worse and verdict.p_worse == 1
 
 
 @pytest.mark.parametrize(

@@ -47,6 +47,13 @@ def test_sign_flip_p_by_hand_and_against_exact_enumeration():
         )
 
 
+def test_one_sided_sign_flip_p():
+    # All 6 differences below 0: only the observed pattern is as low, 1/64; above 0, all but the all-negative one.
+    assert stats.sign_flip_p([-0.1] * 6, below=True, seed=0) == pytest.approx(1 / 64, abs=0.004)
+    assert stats.sign_flip_p([0.1] * 6, below=True, seed=0) == pytest.approx(1.0, abs=0.004)
+    assert stats.sign_flip_p([0.0] * 6, below=True) == 1.0
+
+
 def test_five_equal_differences_cannot_reach_significance_and_no_difference_gives_p_one():
     # Only the two all-same-sign patterns are as extreme: 2/32 = 0.0625 > 0.05.
     assert stats.sign_flip_p([0.1] * 5, seed=0) == pytest.approx(0.0625, abs=0.008)

@@ -44,18 +44,21 @@ def bootstrap_interval(values: Values, *, resamples: int = RESAMPLES, seed: int 
     return float(low), float(high)
 
 
-def sign_flip_p(differences: Values, *, permutations: int = PERMUTATIONS, seed: int = 0) -> float:
-    """Two-sided p-value of a paired permutation test: under "A and B are exchangeable", swapping A and B on a
-    source flips the sign of its difference, so each source's sign is flipped at random and the mean
-    difference compared with the observed one. (1 + as extreme) / (1 + permutations): never 0, and exact in
-    expectation (Phipson and Smyth 2010)."""
+def sign_flip_p(differences: Values, *, permutations: int = PERMUTATIONS, seed: int = 0, below: bool = False) -> float:
+    """p-value of a paired permutation test: under "A and B are exchangeable", swapping A and B on a source
+    flips the sign of its difference, so each source's sign is flipped at random and the mean difference
+    compared with the observed one. Two-sided, or with ``below`` one-sided against "the mean difference is
+    not below 0". (1 + as extreme) / (1 + permutations): never 0, and valid at any number of sources
+    (Phipson and Smyth 2010)."""
     d = _array(differences)
-    observed = abs(d.mean())
     rng = np.random.default_rng(seed)
     signs = rng.choice(np.array([-1.0, 1.0]), size=(permutations, len(d)))
-    flipped = np.abs((signs * d).mean(axis=1))
+    flipped = (signs * d).mean(axis=1)
     # The same tolerance as ties: a permuted mean equal to the observed one in exact arithmetic counts.
-    extreme = int((flipped >= observed - TIE).sum())
+    if below:
+        extreme = int((flipped <= d.mean() + TIE).sum())
+    else:
+        extreme = int((np.abs(flipped) >= abs(d.mean()) - TIE).sum())
     return (1 + extreme) / (1 + permutations)
 
 

@@ -180,12 +180,18 @@ class Gate:
     margin: float
     pair: PairRow
     """candidate - baseline."""
+    p_worse: float
+    """One-sided paired permutation p-value of "the candidate is not worse by more than the margin"."""
 
     @property
     def worse(self) -> bool:
-        """Worse with 95% confidence: the whole 95% interval of candidate - baseline lies below -margin."""
+        """Worse with 95% confidence: the whole 95% interval of candidate - baseline lies below -margin, and the
+        permutation test agrees at the level of the interval's upper end (one-sided 2.5%). The percentile
+        bootstrap alone is optimistic with few sources: with no true difference (2,000 simulated comparisons of
+        normal differences) its interval lay below 0 in 6.4% of 6-source comparisons and 4.6% of 12-source ones,
+        against the 2.5% its level promises; the permutation test held 1.4% and 2.7%."""
         interval = self.pair.paired.interval
-        return interval is not None and interval[1] < -self.margin
+        return interval is not None and interval[1] < -self.margin and self.p_worse < (1 - stats.LEVEL) / 2
 
     def message(self) -> str:
         p = self.pair.paired
@@ -195,16 +201,24 @@ class Gate:
         return (
             f"{self.candidate} is {verdict} than {self.baseline}{by} with 95% confidence: score difference "
             f"{p.mean_difference:+.3f} [{low:+.3f}, {high:+.3f}] over {p.sources} sources "
-            f"(wins/ties/losses {p.wins}/{p.ties}/{p.losses}, p {p.p_value:.3g})"
+            f"(won/tied/lost {p.wins}/{p.ties}/{p.losses}; one-sided permutation p {self.p_worse:.3g})"
         )
 
 
-def gate(comparison: Comparison, baseline: str, candidate: str, margin: float = 0.0) -> Gate:
+def gate(
+    tables: Tables, baseline: str, candidate: str, margin: float = 0.0, settings: Settings | None = None
+) -> tuple[Comparison, Gate]:
+    """The comparison of ``tables``, and the gate of ``candidate`` against ``baseline``."""
     if margin < 0:
         raise ConfigError(f"--margin must be 0 or more, got {margin:g}")
+    settings = settings or Settings()
+    comparison = compare_tables(tables, settings)
     if comparison.no_interval:
         raise InputError(f"--fail-if-worse cannot decide: {comparison.no_interval}")
-    return Gate(baseline, candidate, margin, comparison.pair(candidate, baseline))
+    scores = tables.values["score"]
+    shifted = scores[tables.systems.index(candidate)] - scores[tables.systems.index(baseline)] + margin
+    p_worse = stats.sign_flip_p(shifted, permutations=settings.permutations, seed=_seed(settings.seed, 2), below=True)
+    return comparison, Gate(baseline, candidate, margin, comparison.pair(candidate, baseline), p_worse)
 
 
 def gate_files(
@@ -217,5 +231,4 @@ def gate_files(
             f"--fail-if-worse needs one system per file, and {baseline} and {candidate} hold "
             f"{len(tables.systems)}: {', '.join(tables.systems)}"
         )
-    comparison = compare_tables(tables, settings)
-    return comparison, gate(comparison, tables.systems[0], tables.systems[1], margin)
+    return gate(tables, tables.systems[0], tables.systems[1], margin, settings)
