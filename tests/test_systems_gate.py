@@ -7,11 +7,13 @@ sentence.
 
 An identical candidate never fails: tested with the small judge on 6 documents. A truncated candidate fails:
 tested with the default judge on all 12. Six were not enough: the default judge gave the full and the cut
-summaries the same score on 2 of them (both 0: LEAD-3 answers none of those highlights), and 4 sources that
-differ, all one way, give a one-sided permutation p of 1/16, which the gate rightly does not call worse. The small judge (SmolLM2-135M) cannot make it fail, and this test does not pretend it
-can: on 8 of these documents it answered every coverage question of the full summaries "yes" and most of
-the truncated ones too (mean coverage 1.00 against 0.82), while its alignment verdicts sit at its threshold
-(probabilities 0.42-0.66), so the score, the lower of the two, came out 0.71 against 0.70.
+summaries the same score on 2 of them (both 0: it found none of those highlights in LEAD-3), and 4 sources
+that differ, all one way, give a one-sided permutation p of 1/16, which the gate rightly does not call worse.
+
+The small judge (SmolLM2-135M) cannot make the truncated candidate fail, and this test does not pretend it
+can: on 8 of these documents it answered every generated coverage question of the full summaries "yes" and
+most of the cut ones too (mean coverage 1.00 against 0.82), while its alignment verdicts sit at its
+threshold (probabilities 0.42-0.66), so the score, the lower of the two, came out 0.71 against 0.70.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT, run_cli
+
 
 def write_data(folder: Path, sources: int) -> tuple[Path, Path, Path]:
     """(baseline data, truncated candidate data, question file) of the first ``sources`` documents."""
