@@ -41,7 +41,7 @@ def write_data(folder: Path, sources: int) -> tuple[Path, Path, Path]:
             }
             full.write(json.dumps(record) + "\n")
             first = r["summary"].split(" . ")[0] + " ."
-            assert len(first) < len(r["summary"]) / 2
+            assert len(first) < len(r["summary"])
             cut.write(json.dumps(dict(record, summary=first)) + "\n")
     questions = folder / "questions.jsonl"
     done = run_cli("questions", str(baseline), "--out", str(questions), "--from-reference", "reference")
