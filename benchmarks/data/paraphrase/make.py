@@ -147,7 +147,11 @@ def build(systems: Path = SYSTEMS, rose: Path = ROSE) -> str:
     """The set as JSONL: every hand-written pair (original, paraphrase), then every RoSE dev record."""
     by_key = {(r["meta"]["doc_id"], r["meta"]["system"]): r for r in read_jsonl(systems)}
     facts = {f["doc_id"]: f for f in read_jsonl(HERE / "facts.jsonl")}
-    records = [rec for hand in read_jsonl(HERE / "pairs.jsonl") for rec in pair_records(hand, by_key[hand["doc_id"], hand["system"]])]
+    records = [
+        rec
+        for hand in read_jsonl(HERE / "pairs.jsonl")
+        for rec in pair_records(hand, by_key[hand["doc_id"], hand["system"]])
+    ]
     records += [fact_record(r, facts[r["meta"]["doc_id"]]) for r in read_jsonl(rose)]
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
@@ -249,12 +253,16 @@ def check(records: list[Record], systems: list[Record] | None = None) -> tuple[l
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="check the shipped set (and that it is what the build gives)")
+    parser.add_argument(
+        "--check", action="store_true", help="check the shipped set (and that it is what the build gives)"
+    )
     parser.add_argument("--part", choices=["pairs", "facts"], help="print this part of the shipped set to stdout")
     parser.add_argument("--systems", type=Path, default=SYSTEMS, help="summeval.systems.dev.jsonl")
     args = parser.parse_args()
     if args.part:
-        sys.stdout.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in read_jsonl(OUT) if r["meta"]["part"] == args.part)
+        sys.stdout.writelines(
+            json.dumps(r, ensure_ascii=False) + "\n" for r in read_jsonl(OUT) if r["meta"]["part"] == args.part
+        )
         return 0
     systems = read_jsonl(args.systems) if args.systems.exists() else None
     if not args.check:
