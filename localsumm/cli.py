@@ -115,7 +115,16 @@ def _print_report(report: _Report, json_out: Path | None) -> None:
         json_out.write_text(report.to_json(), encoding="utf-8")
 
 
-_SCORER = ("max_questions", "scale", "scoring", "claims", "literal_check", "question_check", "key_facts")
+_SCORER = (
+    "max_questions",
+    "scale",
+    "scoring",
+    "claims",
+    "literal_check",
+    "question_check",
+    "key_facts",
+    "verification",
+)
 """What a result depends on (``Options.recorded``)."""
 _QUESTIONS = ("questions", "questions_only")
 _ENGINE = ("threads", "n_ctx", "base_url", "response_format")
