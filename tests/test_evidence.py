@@ -208,3 +208,42 @@ def test_evidence_on_the_real_engine(small_judge):
     check_offsets(SOURCE, result.analyze_step_result.left_out)
     evidence_calls = [c for c in calls if c.step == "evidence"]
     assert len(evidence_calls) == 9 and all(SOURCE not in c.prompt for c in evidence_calls)
+
+
+def test_the_terminal_shows_each_claims_sentence_and_what_was_left_out():
+    import io
+
+    from rich.console import Console
+
+    from localsumm.reports.terminal import print_result
+
+    source = PLAIN + " " + " ".join(f"Fact {i} happened on day {i}." for i in range(8))
+    result = run(
+        source,
+        "John Smith founded the company in 1995. It is based in Seattle.",
+        options={"verification": "evidence"},
+        questions=["Is it based in Seattle?"],
+        evidence_probabilities=[0.9, 0.1, 0.2, 0.3, 0.4, 0.8],  # founded: sentence 0 best; Seattle: sentence 2
+        question_probabilities=[0.9],
+    )
+    buffer = io.StringIO()
+    print_result(result, Console(file=buffer, width=200))
+    shown = buffer.getvalue()
+    assert '↳ source sentence 1 (p 0.90 alone): "The company was founded in 1995 by John Smith."' in shown
+    assert '↳ source sentence 3 (p 0.80 alone): "It is based in Seattle."' in shown
+    assert "Left out of the summary: 9 source sentences that no answered question, key fact or supported" in shown
+    assert "  2. It grew to 500 employees by 2020." in shown and "  7. Fact 3 happened" in shown
+    assert "Fact 4 happened" not in shown and "... and 4 more (--json lists them all)" in shown
+
+
+def test_the_report_leaves_a_source_unmarked_when_the_offsets_are_not_its_own():
+    from localsumm.reports.html import render
+    from localsumm.runs.results import ResultLine
+
+    result = run(PLAIN, "It is based in Seattle.", claim_probabilities=[0.9], questions=["Q?"])
+    stored = {"status": "scored", "result": result.to_dict()}
+    same = render([ResultLine({"id": "x", "source": PLAIN, "summary": "s", "localsumm": stored}, 1)], "t")
+    edited = PLAIN.replace("The company", "A firm")
+    other = render([ResultLine({"id": "x", "source": edited, "summary": "s", "localsumm": stored}, 1)], "t")
+    assert '<span id="i1-s2" class="supports"' in same and 'href="#i1-s2"' in same
+    assert "<span id=" not in other and "A firm was founded" in other

@@ -11,11 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..text import LexicalIndex, pieces
+from ..text import LexicalIndex, content_words, pieces
 from .result import AlignmentVerdict, CoverageVerdict, Evidence, SourceSentence
 
 EVIDENCE_CANDIDATES = 3
 """How many of a claim's best-matching sentences the judge is asked about, each alone (MiniCheck's top chunks)."""
+# A second sentence joins a pointer when it holds this many of the words the first lacks: one shared word
+# ("company") is chance, two are a fact.
+_JOINED_WORDS = 2
 
 
 @dataclass(frozen=True)
@@ -37,11 +40,18 @@ class SourceSentences:
         )
 
     def pointer(self, text: str, start: int = 0, end: int | None = None) -> list[Evidence]:
-        """The sentence within ``source[start:end]`` that shares most with ``text``; none if it shares no word."""
+        """The sentence within ``source[start:end]`` that shares most with ``text`` (none if it shares no word),
+        then, for a claim that joins two sentences, the one holding most of the words the first lacks (at least
+        ``_JOINED_WORDS``): a summary sentence often fuses two of the source's."""
         end = len(self.source) if end is None else end
         inside = [i for i, (a, b) in enumerate(self.spans) if a >= start and b <= end]
         ranked = self.index.ranked(text, inside or None)
-        return [self.evidence(*ranked[0])] if ranked and ranked[0][1] > 0 else []
+        if not ranked or ranked[0][1] <= 0:
+            return []
+        missing = content_words(text) - self.index.words[ranked[0][0]]
+        rest = max(ranked[1:], key=lambda pair: len(missing & self.index.words[pair[0]]), default=None)
+        joined = rest is not None and len(missing & self.index.words[rest[0]]) >= _JOINED_WORDS
+        return [self.evidence(*pair) for pair in ranked[:1] + ([rest] if joined and rest else [])]
 
     def candidates(self, text: str, k: int = EVIDENCE_CANDIDATES) -> list[tuple[int, float]]:
         """The ``k`` sentences that share most with ``text`` (ties, and sentences that share nothing, in source
@@ -65,7 +75,8 @@ def point_questions(sentences: SourceSentences, coverage: list[CoverageVerdict])
 def left_out(
     sentences: SourceSentences, alignment: list[AlignmentVerdict], coverage: list[CoverageVerdict]
 ) -> list[SourceSentence]:
-    """The source's sentences that no answered question or key fact and no supported claim points at first."""
+    """The source's sentences that no answered question or key fact and no supported claim points at (judged
+    evidence: the most supportive sentence only; the others were candidates)."""
     kept = [v.evidence for v in alignment if v.supported] + [v.evidence for v in coverage if v.answered]
-    touched = {evidence[0].index for evidence in kept if evidence}
+    touched = {e.index for evidence in kept for e in evidence if e is evidence[0] or e.ranked_by == "lexical"}
     return [sentences.sentence(i) for i in range(len(sentences.spans)) if i not in touched]
