@@ -126,6 +126,8 @@ _SCORER = (
     "verification",
 )
 """What a result depends on (``Options.recorded``)."""
+_VERDICTS = ("max_questions", "claims", "verification", "literal_check", "question_check", "key_facts")
+"""What the verdicts depend on: the recorded settings but the arithmetic ones (scale, scoring)."""
 _QUESTIONS = ("questions", "questions_only")
 _ENGINE = ("threads", "n_ctx", "base_url", "response_format")
 
@@ -303,6 +305,7 @@ def report(
     "max_questions",
     "scoring",
     "claims",
+    "verification",
     "literal_check",
     "question_check",
     "key_facts",
@@ -392,9 +395,7 @@ def bench_harness(
 
 
 @bench_app.command("agree")
-@with_options(
-    "max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "base_url", "response_format"
-)
+@with_options(*_VERDICTS, "threads", "base_url", "response_format")
 def bench_agree(
     judges: list[str] = typer.Option(
         ..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."
@@ -433,7 +434,7 @@ def bench_compare(
 
 
 @app.command()
-@with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "cache", cache=True)
+@with_options(*_VERDICTS, "threads", "cache", cache=True)
 def calibrate(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     model: str | None = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
