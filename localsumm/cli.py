@@ -348,7 +348,7 @@ def bench_quality(
 
 
 @bench_app.command("speed")
-@with_options("threads", "key_facts", "questions")
+@with_options("threads", "key_facts")
 def bench_speed(
     data: Path = typer.Option(
         ..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."
@@ -360,6 +360,9 @@ def bench_speed(
     levers: bool = typer.Option(
         True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."
     ),
+    questions: Path | None = typer.Option(
+        None, "--questions", metavar="FILE", help="Also time the items asking this question file's questions."
+    ),
 ) -> None:
     """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
     engine, and each engine lever's effect, all in the same run; with --questions, the items again asking that file's
@@ -367,7 +370,7 @@ def bench_speed(
     try:
         from .bench.speed import run_speed
 
-        report = run_speed(data, model=model, items=items, options=options, levers=levers)
+        report = run_speed(data, model=model, items=items, options=options, levers=levers, questions=questions)
     except LocalsummError as e:
         _fail(e)
         return

@@ -119,9 +119,7 @@ class SummarizationScorer:
         alignment = judge_claims(
             self.judge, plan.windows, claims, source, options.literal_check, log, options.verification
         )
-        # The cap is on generated questions; a question set's are asked as they are.
-        cap = self.options.max_questions if asked.origin.origin == "generated" else None
-        qs = asked.question_set
+        qs, cap = asked.question_set, asked.question_cap(options.max_questions)
         coverage = coverage_verdicts(self.judge, summary, questions_to_ask(qs.questions, cap, qs.key_facts), log)
         sentences = source_sentences(source)
         coverage = point_questions(sentences, coverage)
@@ -227,7 +225,7 @@ def summary_scores(
         votes([v.supported for v in alignment], support, options.scoring, thresholds.alignment),
         qs.questions if qs else [],
         votes([v.answered for v in coverage], [v.probability for v in coverage], options.scoring, thresholds.coverage),
-        max_questions=options.max_questions if asked is None or asked.origin.origin == "generated" else None,
+        max_questions=asked.question_cap(options.max_questions) if asked else options.max_questions,
         scale=options.scale,
         key_facts=qs.key_facts if qs else [],
     )
