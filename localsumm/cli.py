@@ -115,8 +115,19 @@ def _print_report(report: _Report, json_out: Path | None) -> None:
         json_out.write_text(report.to_json(), encoding="utf-8")
 
 
-_SCORER = ("max_questions", "scale", "scoring", "claims", "literal_check", "question_check", "key_facts")
+_SCORER = (
+    "max_questions",
+    "scale",
+    "scoring",
+    "claims",
+    "literal_check",
+    "question_check",
+    "key_facts",
+    "verification",
+)
 """What a result depends on (``Options.recorded``)."""
+_VERDICTS = ("max_questions", "claims", "verification", "literal_check", "question_check", "key_facts")
+"""What the verdicts depend on: the recorded settings but the arithmetic ones (scale, scoring)."""
 _QUESTIONS = ("questions", "questions_only")
 _ENGINE = ("threads", "n_ctx", "base_url", "response_format")
 
@@ -294,6 +305,7 @@ def report(
     "max_questions",
     "scoring",
     "claims",
+    "verification",
     "literal_check",
     "question_check",
     "key_facts",
@@ -386,9 +398,7 @@ def bench_harness(
 
 
 @bench_app.command("agree")
-@with_options(
-    "max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "base_url", "response_format"
-)
+@with_options(*_VERDICTS, "threads", "base_url", "response_format")
 def bench_agree(
     judges: list[str] = typer.Option(
         ..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."
@@ -427,7 +437,7 @@ def bench_compare(
 
 
 @app.command()
-@with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "cache", cache=True)
+@with_options(*_VERDICTS, "threads", "cache", cache=True)
 def calibrate(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     model: str | None = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),

@@ -319,6 +319,8 @@ def score_datasets(
             name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
         if options.scoring != "count":  # its own results: a folder may hold both rules' figures
             name += f".scoring-{options.scoring}"
+        if options.verification != "whole":  # likewise for the verification modes
+            name += f".verification-{options.verification}"
         results = out_dir / f"{name}.jsonl"
         evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, progress=progress)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
