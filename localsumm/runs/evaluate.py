@@ -20,6 +20,7 @@ from ..summarization.inputs import resolve_source
 from ..summarization.question_file import QuestionFile
 from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer, load_question_file
 from .batch import ItemResult, run_evals
+from .lock import writes
 from .progress import Progress, Quiet
 from .records import Record, read_records
 from .results import (
@@ -51,6 +52,7 @@ class EvalSummary:
     """Each dimension's values over the scored items (score, alignment_score, coverage_score)."""
 
 
+@writes("out")  # one writer per file (runs.lock)
 def evaluate_file(
     data: Path,
     out: Path,

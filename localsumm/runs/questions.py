@@ -23,6 +23,7 @@ from ..summarization.question_file import QuestionFile, QuestionSet, source_sha2
 from ..summarization.result import DroppedQuestion
 from ..summarization.scorer import SummarizationScorer, create_summarization_scorer
 from ..summarization.steplog import StepLog
+from .lock import writes
 from .progress import Progress, Quiet
 from .records import Record, read_records
 
@@ -125,6 +126,7 @@ def reference_set(
     )
 
 
+@writes("out")  # one writer per file (runs.lock)
 def write_questions(
     data: Path | None,
     out: Path,
