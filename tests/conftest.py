@@ -6,6 +6,7 @@ a missing model fails the run with the command to fix it, it is never skipped.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -90,6 +91,49 @@ def run_cli(
         cwd=cwd,
         timeout=900,
     )
+
+
+def quick_eval_files(folder: Path, items: int) -> tuple[Path, Path]:
+    """A data file of ``items`` records on one short source, and its question file (one reference fact, so no
+    question step): an ``eval`` of them with the small judge takes seconds, for tests of runs, not scores."""
+    record = {"source": "The mill opened in 1850. It made paper.", "summary": "The mill made paper."}
+    data, questions = folder / "quick.jsonl", folder / "quick-questions.jsonl"
+    rows = [{"id": f"i{k}", **record, "facts": ["It made paper."]} for k in range(items)]
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    written = run_cli("questions", str(data), "--out", str(questions), "--from-reference", "facts")
+    assert written.returncode == 0, written.stderr
+    return data, questions
+
+
+def second_writer(args: list[str], out: Path, second: list[str]) -> tuple[subprocess.CompletedProcess, int]:
+    """Start ``localsumm`` with ``args``; once it holds the lock on ``out``, run it with ``second``; wait for
+    both. Returns the second run and the first's process id, the first's outcome being asserted here."""
+    first = subprocess.Popen(
+        [sys.executable, "-m", "localsumm.cli", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lock = out.with_name(out.name + ".lock")
+    deadline = time.monotonic() + 60
+    while not lock.exists() and time.monotonic() < deadline and first.poll() is None:
+        time.sleep(0.05)
+    done = run_cli(*second)
+    _, stderr = first.communicate(timeout=900)
+    assert first.returncode == 0, stderr
+    assert not lock.exists()  # released
+    return done, first.pid
+
+
+def assert_refused(done: subprocess.CompletedProcess, pid: int) -> None:
+    """``done`` was refused as a second writer of a file that process ``pid`` of this host writes."""
+    import socket
+
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 3
+    assert f"is being written by process {pid} on {socket.gethostname()}" in done.stderr
 
 
 def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 600) -> subprocess.CompletedProcess:
