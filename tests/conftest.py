@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,16 +107,22 @@ def quick_eval_files(folder: Path, items: int) -> tuple[Path, Path]:
     return data, questions
 
 
-def second_writer(args: list[str], out: Path, second: list[str]) -> tuple[subprocess.CompletedProcess, int]:
-    """Start ``localsumm`` with ``args``; once it holds the lock on ``out``, run it with ``second``; wait for
-    both. Returns the second run and the first's process id, the first's outcome being asserted here."""
-    first = subprocess.Popen(
+def start_cli(args: list[str], **popen: Any) -> subprocess.Popen:
+    """``localsumm`` with ``args`` started as a user would, in the background, its output captured."""
+    return subprocess.Popen(
         [sys.executable, "-m", "localsumm.cli", *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        **popen,
     )
+
+
+def second_writer(args: list[str], out: Path, second: list[str]) -> tuple[subprocess.CompletedProcess, int]:
+    """Start ``localsumm`` with ``args``; once it holds the lock on ``out``, run it with ``second``; wait for
+    both. Returns the second run and the first's process id, the first's outcome being asserted here."""
+    first = start_cli(args)
     lock = out.with_name(out.name + ".lock")
     deadline = time.monotonic() + 60
     while not lock.exists() and time.monotonic() < deadline and first.poll() is None:
@@ -128,8 +136,6 @@ def second_writer(args: list[str], out: Path, second: list[str]) -> tuple[subpro
 
 def assert_refused(done: subprocess.CompletedProcess, pid: int) -> None:
     """``done`` was refused as a second writer of a file that process ``pid`` of this host writes."""
-    import socket
-
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) <= 3
@@ -143,14 +149,7 @@ def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 6
     def restore_ctrl_c():
         return signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "localsumm.cli", *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=restore_ctrl_c,
-    )
+    proc = start_cli(args, preexec_fn=restore_ctrl_c)
     deadline = time.time() + timeout
     while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
         time.sleep(0.2)
