@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from localsumm.errors import FileInUseError, LocalsummWarning
+from localsumm.errors import FileInUseError, InputError, LocalsummWarning
 from localsumm.runs.evaluate import evaluate_file
 from localsumm.runs.lock import lock_path, one_writer
 from localsumm.runs.questions import write_questions
@@ -118,3 +118,10 @@ def test_two_evals_on_one_out_as_in_the_issue_write_every_id_once(tmp_path):
     assert_refused(second, pid)
     ids = [json.loads(text)["id"] for text in out.read_text().splitlines()]
     assert sorted(ids) == [f"i{k}" for k in range(6)]
+
+
+def test_a_file_that_cannot_be_written_is_a_clear_error(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(InputError, match="a-file/out.jsonl cannot be written: "):
+        with one_writer(tmp_path / "a-file" / "out.jsonl"):
+            pass

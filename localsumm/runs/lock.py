@@ -22,7 +22,7 @@ from typing import ParamSpec, TypeVar
 
 from filelock import MarkerSoftFileLock, OwnerRecord, Timeout
 
-from ..errors import FileInUseError, LocalsummWarning
+from ..errors import FileInUseError, InputError, LocalsummWarning
 
 WAIT = 0.5
 """Seconds to try: enough to take over a dead holder's marker (filelock does it between tries), short
@@ -74,13 +74,15 @@ def one_writer(path: Path) -> Iterator[None]:
 
     Raises :class:`FileInUseError` at once when another process (or another run in this one) holds it.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     lock = MarkerSoftFileLock(str(lock_path(path)))
     before = lock.owner  # read first: filelock replaces a dead holder's marker with ours as it acquires
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         lock.acquire(timeout=WAIT)
     except Timeout:
         raise FileInUseError(_refusal(path, lock.owner or before)) from None
+    except OSError as e:  # a read-only folder, a file where a folder should be
+        raise InputError(f"{path} cannot be written: {e.strerror or e}") from None
     try:
         mine = lock.owner
         if before is not None and mine is not None and before.hostname == mine.hostname:
