@@ -134,7 +134,6 @@ def score(
     trace: Path | None = typer.Option(None, "--trace", help="Write one JSON line per model call to this file."),
 ) -> None:
     """Score one summary against its source."""
-    questions = options.questions
     try:
         if source == "-" and summary == "-":
             raise InputError("only one of --source and --summary can read stdin")
@@ -143,18 +142,14 @@ def score(
         source_text = read_text(source, "source")
         summary_text = read_text(summary, "summary")
 
+        from .summarization.questionset import load_question_file
+        from .summarization.questionset.file import EDITED
         from .summarization.scorer import create_summarization_scorer
 
-        if questions is not None:  # before the judge loads: a file that does not hold this source is a mistake
-            from .summarization.question_file import QuestionFile, source_sha256
-
-            if QuestionFile.load(questions).find(source_text) is None:
-                raise InputError(
-                    f"{questions} holds no question set for this source (sha256 {source_sha256(source_text)[:16]}...): "
-                    "was the source edited since its questions were written? Write them again with `localsumm "
-                    "questions`"
-                )
-        scorer = create_summarization_scorer(model, options=options)
+        question_file = load_question_file(options.questions)
+        if question_file is not None:  # before the judge loads: a file that does not hold this source is a mistake
+            question_file.require(source_text, EDITED)
+        scorer = create_summarization_scorer(model, options=options, question_file=question_file)
         with _trace_writer(trace) as on_call:
             result = scorer.run(input=source_text, output=summary_text, on_call=on_call)
     except LocalsummError as e:
@@ -248,7 +243,7 @@ def questions(
 ) -> None:
     """Write the coverage questions of every source once, to review, keep and reuse (score/eval --questions)."""
     if schema:
-        from .summarization.question_file import json_schema
+        from .summarization.questionset import json_schema
 
         typer.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
         return
@@ -342,7 +337,7 @@ def bench_quality(
 
 
 @bench_app.command("speed")
-@with_options("threads", "key_facts", "questions")
+@with_options("threads", "key_facts")
 def bench_speed(
     data: Path = typer.Option(
         ..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."
@@ -354,6 +349,9 @@ def bench_speed(
     levers: bool = typer.Option(
         True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."
     ),
+    questions: Path | None = typer.Option(
+        None, "--questions", metavar="FILE", help="Also time the items asking this question file's questions."
+    ),
 ) -> None:
     """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
     engine, and each engine lever's effect, all in the same run; with --questions, the items again asking that file's
@@ -361,7 +359,7 @@ def bench_speed(
     try:
         from .bench.speed import run_speed
 
-        report = run_speed(data, model=model, items=items, options=options, levers=levers)
+        report = run_speed(data, model=model, items=items, options=options, levers=levers, questions=questions)
     except LocalsummError as e:
         _fail(e)
         return

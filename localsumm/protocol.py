@@ -111,5 +111,6 @@ def yes_probabilities(judge: Judge, step: str, batch: list[Messages]) -> list[tu
     """
     many = getattr(judge, "yes_probabilities", None)
     if many is not None:
-        return many(step, batch)
+        answers: list[tuple[float, JudgeCall]] = many(step, batch)
+        return answers
     return [judge.yes_probability(step, messages) for messages in batch]

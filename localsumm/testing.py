@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .summarization.question_file import QuestionSet
+from .summarization.questionset import QuestionSet
 from .summarization.result import SummarizationResult
 from .summarization.scorer import SummarizationScorer, create_summarization_scorer
 

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from localsumm.bench.quality import bigram_overlap, run_quality
+from localsumm.bench.items import bigram_overlap
+from localsumm.bench.quality import run_quality
 
 from .conftest import SOURCE, SUMMARY, run_cli
 from .scripted import ScriptedJudge
@@ -157,7 +158,8 @@ def test_the_chinese_set_is_what_its_rules_derive_and_each_edit_changes_one_sent
 
 
 def test_localsumm_is_compared_with_each_baseline_on_the_same_resamples():
-    from localsumm.bench.quality import Item, dataset_figures
+    from localsumm.bench.items import Item
+    from localsumm.bench.quality import dataset_figures
 
     # Coverage follows the label; length follows it less; bigram overlap runs against it.
     items = [

@@ -1,4 +1,4 @@
-"""Question files (summarization.question_file): parsing, refusals, and the scorer asking a given set.
+"""Question files (summarization.questionset): parsing, refusals, and the scorer asking a given set.
 
 Pure logic and a scripted judge here; the real engine writes and reads question files in test_questions.py.
 """
@@ -12,7 +12,14 @@ import pytest
 
 from localsumm.config.options import Options
 from localsumm.errors import ConfigError, InputError
-from localsumm.summarization.question_file import SCHEMA, QuestionFile, QuestionSet, json_schema, source_sha256
+from localsumm.summarization.questionset import (
+    SCHEMA,
+    DataSource,
+    QuestionFile,
+    QuestionSet,
+    json_schema,
+    source_sha256,
+)
 from localsumm.summarization.scorer import SummarizationScorer
 
 from .scripted import ScriptedJudge
@@ -50,7 +57,8 @@ def test_a_written_set_reads_back_as_it_was(tmp_path):
     )
     file = QuestionFile.load(write(tmp_path, qs.to_line()))
     found = file.find(SOURCE)
-    assert found is not None and found.questions == qs and found.line == 1
+    assert found is not None and found.question_set == qs and found.origin.line == 1
+    assert found.origin.origin == "file" and found.origin.file_sha256 == file.sha256
     assert json.loads(qs.to_line())["schema"] == SCHEMA
     assert file.find(SOURCE + " ") is None  # the exact text, as scored
 
@@ -97,11 +105,25 @@ def test_a_source_edited_since_is_refused_with_both_hashes(tmp_path):
     file = QuestionFile.load(write(tmp_path, line(id="r1")))
     edited = SOURCE.replace("May", "June")
     with pytest.raises(InputError) as e:
-        file.check_record("r1", edited, "data.jsonl: line 4")
+        file.check_record(DataSource("r1", edited, "data.jsonl: line 4", required=False))
     text = str(e.value)
     assert "record r1 has changed since" in text and "line 1" in text
     assert source_sha256(SOURCE)[:16] in text and source_sha256(edited)[:16] in text
-    assert file.check_record("r2", edited, "data.jsonl: line 5") is None  # another record: not in the file
+    # another record: not in the file, and not required to be
+    assert file.check_record(DataSource("r2", edited, "data.jsonl: line 5", required=False)) is None
+
+
+def test_a_data_file_is_checked_against_the_question_file_in_one_place(tmp_path):
+    file = QuestionFile.load(write(tmp_path, line(id="r1")))
+    ok = DataSource("r1", SOURCE, "data.jsonl: line 1 (id r1)", required=True)
+    other = DataSource("r2", "another source", "data.jsonl: line 2 (id r2)", required=False)
+    file.check_data([ok, other], "data.jsonl")  # one source found, the other generated: accepted
+    with pytest.raises(
+        InputError, match=r"line 2 \(id r2\): .* holds no question set for this source .* --questions-only"
+    ):
+        file.check_data([ok, other._replace(required=True)], "data.jsonl")
+    with pytest.raises(InputError, match="holds question sets for 1 sources, none of them a source of data.jsonl"):
+        file.check_data([other], "data.jsonl")
 
 
 def test_the_schema_documents_every_field():
@@ -197,3 +219,35 @@ def test_a_worker_rebuilds_the_scorer_from_the_files_absolute_path(tmp_path, mon
     s = SummarizationScorer(ScriptedJudge(), options=Options(questions="q.jsonl"))
     s.model = "smollm2-135m"
     assert s.spec().options.questions == str(path)
+
+
+def test_the_provider_takes_the_given_set_then_the_file_then_the_judge(tmp_path):
+    """One provider picks each source's set; the judge writes a source's set once, for all its summaries."""
+    path = write(tmp_path, line())
+    s, judge = scorer(path, questions=["Is it long?"], highlights=[])
+    given = s.run(input=SOURCE, output=SUMMARY, questions=["Is it new?"])
+    from_file = s.run(input=SOURCE, output=SUMMARY)
+    first = s.run(input="Another source. It has two sentences.", output="Another summary.")
+    later = s.run(input="Another source. It has two sentences.", output="A later summary.")
+    origins = [r.provenance.questions.origin for r in (given, from_file, first, later)]
+    assert origins == ["given", "file", "generated", "generated"]
+    assert [c.step for c in judge.calls].count("questions") == 1
+    assert "questions" in later.provenance.shared_steps and "questions" not in first.provenance.shared_steps
+    assert later.preprocess_step_result.questions == first.preprocess_step_result.questions == ["Is it long?"]
+
+
+def test_a_result_of_an_earlier_version_is_read_through_an_explicit_upgrade():
+    """Provenance has no defaults: a result that lacks a setting is upgraded with what its version did."""
+    from localsumm.summarization.result import SummarizationResult, upgrade
+
+    s, _ = scorer(questions=["Did the bridge open?"], highlights=[])
+    now = s.run(input=SOURCE, output=SUMMARY).to_dict()
+    assert upgrade(now) is now
+    old = json.loads(json.dumps(now))
+    for key in ("literal_check", "scoring", "claims", "question_check", "key_facts", "questions", "language"):
+        del old["provenance"][key]
+    read = SummarizationResult.from_stored(old).provenance
+    assert (read.claims, read.literal_check, read.question_check, read.key_facts) == ("extracted", False, False, False)
+    assert read.scoring == "count" and read.questions.origin == "generated" and read.language is None
+    with pytest.raises(ValueError):
+        SummarizationResult.model_validate(old)  # no silent default: only the upgrade fills them

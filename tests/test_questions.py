@@ -10,7 +10,7 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.bench.compare import compare_results
-from localsumm.summarization.question_file import QuestionFile, source_sha256
+from localsumm.summarization.questionset import QuestionFile, source_sha256
 
 from .conftest import EXAMPLE, ROOT, SOURCE, SUMMARY, run_cli
 

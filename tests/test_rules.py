@@ -5,7 +5,7 @@ import pytest
 from localsumm import create_summarization_scorer
 from localsumm.config import Options
 from localsumm.errors import ConfigError
-from localsumm.summarization.analyze import questions_to_ask
+from localsumm.summarization.coverage import questions_to_ask
 from localsumm.summarization.rules import compute_scores, round_half_up, votes
 
 from .scripted import ScriptedJudge

@@ -17,10 +17,11 @@ SOURCE = "The company was founded in 1995 by John Smith. It grew to 500 employee
 SUMMARY = "Founded in 1995 by John Smith, the company is based in Portland."
 
 
-def scorer(**judge_kwargs):
-    """A scorer on a scripted judge; the scripted claims are the judge's extracted claims."""
+def scorer(options: dict | None = None, **judge_kwargs):
+    """A scorer on a scripted judge (with ``options`` beside the defaults); the scripted claims are the judge's
+    extracted claims."""
     judge = ScriptedJudge(**judge_kwargs)
-    return create_summarization_scorer(judge, claims="extracted"), judge
+    return create_summarization_scorer(judge, claims="extracted", **(options or {})), judge
 
 
 def test_full_result_with_an_unsupported_claim():
@@ -356,13 +357,13 @@ def test_a_question_the_source_does_not_answer_is_dropped_before_coverage_and_re
 
 def test_without_the_check_every_question_is_asked():
     s, judge = scorer(
+        {"question_check": False},
         claims=["A claim here."],
         questions=["Is it so?", "Is it not?"],
         claim_probabilities=[1.0],
         answerable_probabilities=[0.0, 0.0],
         question_probabilities=[1.0, 1.0],
     )
-    s.options = s.options.replace(question_check=False)
     r = s.run(input=SOURCE, output=SUMMARY)
     assert (
         r.preprocess_step_result.questions == ["Is it so?", "Is it not?"]
@@ -412,7 +413,6 @@ KEY_FACT_JUDGE = dict(
 
 def test_key_facts_are_asked_after_the_questions_and_count_as_they_do():
     s, judge = scorer(**KEY_FACT_JUDGE)
-    s.options = s.options.replace(key_facts=True)
     r = s.run(input=SOURCE, output=SUMMARY)
     pre = r.preprocess_step_result
     assert pre.highlights == KEY_FACT_JUDGE["highlights"] and pre.key_facts == KEY_FACT_JUDGE["key_facts"]
@@ -434,15 +434,13 @@ def test_key_facts_are_asked_after_the_questions_and_count_as_they_do():
 
 def test_a_later_summary_reuses_the_key_facts_and_without_the_option_none_are_written():
     s, judge = scorer(**KEY_FACT_JUDGE)
-    s.options = s.options.replace(key_facts=True)
     first = s.run(input=SOURCE, output=SUMMARY)
     second = s.run(input=SOURCE, output=SUMMARY + " More.")
     assert second.preprocess_step_result.key_facts == first.preprocess_step_result.key_facts
     assert len([c for c in judge.calls if c.step in ("highlights", "key_facts")]) == 2
     assert {"highlights", "key_facts"} <= set(second.provenance.shared_steps)
 
-    plain, judge = scorer(**KEY_FACT_JUDGE)
-    plain.options = plain.options.replace(key_facts=False)
+    plain, judge = scorer({"key_facts": False}, **KEY_FACT_JUDGE)
     r = plain.run(input=SOURCE, output=SUMMARY)
     assert not r.preprocess_step_result.key_facts and r.provenance.key_facts is False
     assert not [c for c in judge.calls if c.step in ("highlights", "key_facts")]
@@ -487,7 +485,6 @@ def test_key_facts_are_english_only():
         highlights=["公司成立于1995年。"],
         key_facts=["公司成立于1995年。"],
     )
-    s.options = s.options.replace(key_facts=True)
     r = s.run(input=source, output="这家公司成立于1995年，位于西雅图。")
     assert r.provenance.language == "zh" and not r.preprocess_step_result.key_facts
     assert not [c for c in judge.calls if c.step in ("highlights", "key_facts")]

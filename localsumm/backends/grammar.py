@@ -48,7 +48,8 @@ def grammar_schema(output_type: type[BaseModel]) -> dict[str, Any]:
             return [strip(v) for v in node]
         return node
 
-    return strip(output_type.model_json_schema())
+    schema: dict[str, Any] = strip(output_type.model_json_schema())
+    return schema
 
 
 def parse(output_type: type[T], text: str) -> T:
@@ -91,7 +92,8 @@ def _valid(adapter: TypeAdapter[Any], item: Any) -> bool:
 def schema_regex(output_type: type[BaseModel]) -> str:
     from outlines_core.json_schema import build_regex_from_schema
 
-    return build_regex_from_schema(json.dumps(grammar_schema(output_type), sort_keys=True), JSON_WHITESPACE)
+    regex: str = build_regex_from_schema(json.dumps(grammar_schema(output_type), sort_keys=True), JSON_WHITESPACE)
+    return regex
 
 
 class TokenConstraint:

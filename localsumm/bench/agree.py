@@ -88,7 +88,7 @@ def run_agree(
 
 
 def markdown(a: Agreement) -> str:
-    def f(v):
+    def f(v: float) -> str:
         return "n/a" if v != v else f"{v:.3f}"
 
     return (

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -87,7 +87,7 @@ def coverage_pearson(items: list[LabelledItem], threshold: float) -> float:
     return metrics.pearson([_coverage(i, threshold) for i in items], metrics.known([i.label_coverage for i in items]))
 
 
-def _best(candidates: set[float], objective, default: float) -> float:
+def _best(candidates: set[float], objective: Callable[[float], float], default: float) -> float:
     """The candidate with the best objective; ties go to the one nearest the default."""
     scored = [(objective(t), t) for t in sorted(candidates)]
     scored = [(v, t) for v, t in scored if not math.isnan(v)]

@@ -38,7 +38,7 @@ class Comparison:
     """Shared verdicts whose first-run probability lies within that change of its threshold."""
 
     def markdown(self, first: str, second: str) -> str:
-        def share(k, n):
+        def share(k: int, n: int) -> str:
             return f"{k}/{n} ({k / n:.1%})" if n else "0/0"
 
         return (

@@ -39,7 +39,7 @@ def generation_costs(
     """Seconds per generated token for one prompt: with the judge's grammar, without any, and with llama.cpp's
     native grammar built from the same JSON schema (its own sampler, as ``create_completion(grammar=...)``
     runs it). Each timing starts from the same KV cache (the prompt's prefix)."""
-    from llama_cpp import LlamaGrammar
+    from llama_cpp import LlamaGrammar  # type: ignore[attr-defined]
 
     engine = judge.engine
     _, call = judge.generate(step, messages, output_type, max_tokens)

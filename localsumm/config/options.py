@@ -10,21 +10,24 @@ import dataclasses
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..errors import ConfigError
 
 # What alignment judges. "sentences": each sentence of the summary, as written. "extracted": the atomic
 # claims the judge lists from the summary (SPEC §2). Sentences are the default: a small judge's extraction
 # can paraphrase away the very word an error is in (measured in benchmarks/RESULTS.md).
-CLAIM_UNITS = ("sentences", "extracted")
+ClaimUnit = Literal["sentences", "extracted"]
+CLAIM_UNITS: tuple[str, ...] = get_args(ClaimUnit)
 # How a hosted endpoint is asked for JSON: OpenAI's json_schema, or json_object with a schema
 # (llama-cpp-python's server).
-RESPONSE_FORMATS = ("json_schema", "json_object")
+ResponseFormat = Literal["json_schema", "json_object"]
+RESPONSE_FORMATS: tuple[str, ...] = get_args(ResponseFormat)
 # How verdicts make a dimension. "count": the share of verdicts at or above their threshold (SPEC §3, the
 # reference's rule). "graded": a verdict near its threshold counts in proportion (``rules.votes``), so a
 # probability that moves a little (another engine build) moves the score a little, not by a whole verdict.
-SCORING_RULES = ("count", "graded")
+ScoringRule = Literal["count", "graded"]
+SCORING_RULES: tuple[str, ...] = get_args(ScoringRule)
 
 
 def _whole(name: str, value: Any, minimum: int, *, optional: bool = False) -> None:
@@ -55,12 +58,12 @@ class Options:
         10, "Cap on generated coverage questions (a question file's are asked as they are).", recorded=True
     )
     scale: float = _setting(1.0, "Multiplier of the final score.", recorded=True)
-    claims: str = _setting(
+    claims: ClaimUnit = _setting(
         "sentences",
         "What alignment judges: the summary's 'sentences' as written, or the claims the judge 'extracted'.",
         recorded=True,
     )
-    scoring: str = _setting(
+    scoring: ScoringRule = _setting(
         "count",
         "How verdicts make alignment and coverage: 'count' the verdicts at their threshold (the reference's rule), "
         "or 'graded': a verdict within 0.25 of its threshold counts in proportion (steadier across engine builds).",
@@ -101,7 +104,7 @@ class Options:
         "path).",
     )
     base_url: str | None = _setting(None, "With --model openai:NAME: the endpoint, e.g. http://127.0.0.1:8000/v1.")
-    response_format: str | None = _setting(
+    response_format: ResponseFormat | None = _setting(
         None, "With --model openai:NAME: json_schema (OpenAI, the default), or json_object (llama-cpp-python's server)."
     )
 

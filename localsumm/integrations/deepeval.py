@@ -150,7 +150,8 @@ class LocalJudgeModel(DeepEvalBaseLLM):
 
 def _uncached(judge: Any) -> Judge:
     # The judge-call cache keys calls by localsumm's own prompt versions; DeepEval's prompts have none.
-    return getattr(judge, "inner", judge)
+    inner: Judge = getattr(judge, "inner", judge)
+    return inner
 
 
 __all__ = ["LocalJudgeModel", "LocalSummarizationMetric"]

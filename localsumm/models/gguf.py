@@ -116,7 +116,7 @@ def check_context(path: str | Path, n_ctx: int, *, extra_bytes: int = 0, availab
     available = available_memory() if available is None else available
     if available is not None and needed > available:
 
-        def gib(n):
+        def gib(n: float) -> str:
             return f"{n / 2**30:.1f} GiB"
 
         raise ResourceError(

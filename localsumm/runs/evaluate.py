@@ -1,8 +1,8 @@
 """``localsumm eval``: a data file through ``run_evals``, appending results as they finish.
 
-The results file is the state: each finished item is one flushed JSON line, so
-an interrupted run loses at most the item in flight, and ``--resume`` skips the
-ids already written.
+The results file is the state (``runs.journal``): each finished item is one flushed
+JSON line, so an interrupted run loses at most the item in flight, and ``--resume``
+skips the ids already written.
 """
 
 from __future__ import annotations
@@ -17,14 +17,16 @@ from ..config.options import Options, make_options
 from ..errors import ConfigError, InputError
 from ..protocol import Judge
 from ..summarization.inputs import resolve_source
-from ..summarization.question_file import QuestionFile
-from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer, load_question_file
+from ..summarization.questionset import DataSource, QuestionFile, load_question_file
+from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer
 from .batch import ItemResult, run_evals
+from .journal import Journal, journal, refuse_unless_resumed
 from .lock import writes
 from .progress import Progress, Quiet
 from .records import Record, read_records
 from .results import (
     DIMENSIONS,
+    ResultLine,
     check_resumable,
     check_same_judge,
     check_same_questions,
@@ -73,103 +75,110 @@ def evaluate_file(
     loads the judge.
     """
     options = make_options(options, **settings)
-    progress = progress or Quiet()
-    if out.exists() and out.stat().st_size > 0 and not resume:
-        raise InputError(f"{out} already holds results; pass --resume to continue it, or choose another --out")
-    records = list(read_records(data))[:limit]
-    first_line: dict[str, int] = {}
-    for record in records:
-        if record.id is None:
-            record.id = f"line-{record.line}"  # so a malformed record is written once, and resumable
-        elif record.error is None and record.id in first_line:
-            record.error = f"{data}: line {record.line} repeats id {record.id} (first on line {first_line[record.id]})"
-        first_line.setdefault(record.id, record.line)
-    done = done_ids(out) if resume else set()
+    started = refuse_unless_resumed(out, resume, "results")
+    records = numbered_records(data, limit)
+    done = done_ids(out) if started else set()
     earlier = earlier_results(out) if done else []
     check_resumable(out, earlier, options)
-    question_file = load_question_file(options)
+    question_file = load_question_file(options.questions)
     check_same_questions(out, earlier, question_file)
     todo = [r for r in records if r.id not in done]
     valid = [r for r in todo if r.error is None]
     if question_file is not None:
-        match_question_file(question_file, [r for r in records if r.error is None], valid, data, options.questions_only)
-    scorer: SummarizationScorer | ScorerSpec | None = None
-    if valid and ray is not None:
-        if isinstance(model, Judge):
-            raise ConfigError(
-                "--ray needs the judge as a registry name, a .gguf path or openai:NAME, not a judge object"
-            )
-        scorer = ScorerSpec(model, options)
-    elif valid:
-        scorer = create_summarization_scorer(model, options=options)
-    # A resumed file holds one judge's results. With Ray the judge loads on the workers only: the first
-    # result names it, and is checked before it is written.
-    judge_checked = not earlier
+        valid_records = [r for r in records if r.error is None]
+        question_file.check_data(question_file_sources(valid_records, valid, data, options.questions_only), data)
+    scorer = build_scorer(model, options, question_file, ray) if valid else None
+    writer = ResultsWriter(out, earlier, valid)
     if earlier and isinstance(scorer, SummarizationScorer):
-        check_same_judge(out, earlier, scorer.judge.info.name, scorer.judge.info.sha256)
-        judge_checked = True
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    progress.start("scoring", len(todo))
-    try:
-        with out.open("a", encoding="utf-8") as sink:
-            for record in todo:
-                if record.error is not None:
-                    progress.note("skipped", record.error)
-                    sink.write(format_line(record.fields, record.id, error=record.error) + "\n")
-                    sink.flush()
-                    progress.advance()
-            tokens, seconds = 0, 0.0
-
-            def finished(item: ItemResult) -> None:
-                nonlocal tokens, seconds, judge_checked
-                record = valid[item.index]
-                result = next(iter(item.scorer_results.values()), None)
-                if result is not None and not judge_checked:
-                    check_same_judge(out, earlier, result.provenance.model, result.provenance.model_sha256)
-                    judge_checked = True
-                error = "; ".join(item.errors.values()) or None
-                sink.write(format_line(record.fields, record.id, error=error, result=result) + "\n")
-                sink.flush()
-                for result in item.scorer_results.values():
-                    steps = result.provenance.steps
-                    tokens += sum(s.prompt_tokens + s.completion_tokens for s in steps)
-                    seconds += sum(s.seconds for s in steps)
-                progress.advance(f"{tokens / seconds:.0f} tokens/s" if seconds else "")
-
-            if scorer is not None:
-                runs = ({"id": r.id, "input": r.input, "output": r.output, "questions": r.questions} for r in valid)
-                run_evals(runs, [scorer], on_item_complete=finished, ray=ray)
-    finally:
-        progress.stop()
+        writer.check_judge(scorer.judge.info.name, scorer.judge.info.sha256)
+    with journal(out, progress or Quiet(), "scoring", len(todo)) as lines:
+        writer.lines = lines
+        for record in todo:
+            if record.error is not None:
+                lines.progress.note("skipped", record.error)
+                lines.append(format_line(record.fields, record.id, error=record.error))
+        if scorer is not None:
+            runs = ({"id": r.id, "input": r.input, "output": r.output, "questions": r.questions} for r in valid)
+            run_evals(runs, [scorer], on_item_complete=writer.finished, ray=ray)
     return summarise(out)
 
 
-def match_question_file(
-    question_file: QuestionFile, records: list[Record], todo: list[Record], data: Path, questions_only: bool
-) -> None:
-    """Refuse, before anything is scored, a question file that holds none of the data's sources, one whose set
-    was written for a record whose source has since changed, and (``questions_only``) a source still to score
-    that it lacks."""
-    matched, pending = 0, {r.id for r in todo}
+def numbered_records(data: Path, limit: int | None) -> list[Record]:
+    """The first ``limit`` records of ``data``, each with an id (a record without one is named by its line, so
+    it is written once, and resumable); a record that repeats an earlier id is refused as an item."""
+    records = list(read_records(data))[:limit]
+    first_line: dict[str, int] = {}
+    for record in records:
+        if record.id is None:
+            record.id = f"line-{record.line}"
+        elif record.error is None and record.id in first_line:
+            record.error = f"{data}: line {record.line} repeats id {record.id} (first on line {first_line[record.id]})"
+        first_line.setdefault(record.id, record.line)
+    return records
+
+
+def build_scorer(
+    model: str | os.PathLike[str] | Judge | None,
+    options: Options,
+    question_file: QuestionFile | None,
+    ray: RaySettings | None,
+) -> SummarizationScorer | ScorerSpec:
+    """The scorer here, or with ``ray`` only its spec: the judge then loads on the workers alone."""
+    if ray is None:
+        return create_summarization_scorer(model, options=options, question_file=question_file)
+    if isinstance(model, Judge):
+        raise ConfigError("--ray needs the judge as a registry name, a .gguf path or openai:NAME, not a judge object")
+    return ScorerSpec(model, options)
+
+
+class ResultsWriter:
+    """Writes each scored item's line as it finishes, and counts the judge's speed for the progress line."""
+
+    def __init__(self, out: Path, earlier: list[ResultLine], valid: list[Record]) -> None:
+        self.out = out
+        self.earlier = earlier
+        self.valid = valid
+        self.lines: Journal | None = None
+        self.tokens = 0
+        self.seconds = 0.0
+        # A resumed file holds one judge's results. With Ray the judge loads on the workers only: the first
+        # result names it, and is checked before it is written.
+        self.judge_checked = not earlier
+
+    def check_judge(self, name: str, sha256: str | None) -> None:
+        check_same_judge(self.out, self.earlier, name, sha256)
+        self.judge_checked = True
+
+    def finished(self, item: ItemResult) -> None:
+        assert self.lines is not None, "open the journal first"
+        record = self.valid[item.index]
+        result = next(iter(item.scorer_results.values()), None)
+        if result is not None and not self.judge_checked:
+            self.check_judge(result.provenance.model, result.provenance.model_sha256)
+        error = "; ".join(item.errors.values()) or None
+        for scored in item.scorer_results.values():
+            steps = scored.provenance.steps
+            self.tokens += sum(s.prompt_tokens + s.completion_tokens for s in steps)
+            self.seconds += sum(s.seconds for s in steps)
+        rate = f"{self.tokens / self.seconds:.0f} tokens/s" if self.seconds else ""
+        self.lines.append(format_line(record.fields, record.id, error=error, result=result), rate)
+
+
+def question_file_sources(
+    records: list[Record], todo: list[Record], data: Path, questions_only: bool
+) -> list[DataSource]:
+    """The records' sources as a question file is checked against them: with ``questions_only``, a record still
+    to score that brings no questions of its own must find its set in the file."""
+    pending = {r.id for r in todo}
+    sources = []
     for record in records:
         try:
             source = resolve_source(record.input, record.output)
         except InputError:
             continue  # reported when the item is scored
-        found = question_file.check_record(record.id, source, f"{data}: line {record.line}")
-        matched += found is not None
-        if found is None and questions_only and record.questions is None and record.id in pending:
-            raise InputError(
-                f"{data}: line {record.line} (id {record.id}): {question_file.path} holds no question set for its "
-                "source and --questions-only is set; write it with `localsumm questions`, or drop --questions-only"
-            )
-    if records and not matched:
-        raise InputError(
-            f"{question_file.path} holds question sets for {len(question_file)} sources, none of them a source of "
-            f"{data}: is it the question file of another data file? (`localsumm questions {data} --out FILE` "
-            "writes this one's)"
-        )
+        required = questions_only and record.questions is None and record.id in pending
+        sources.append(DataSource(record.id, source, f"{data}: line {record.line} (id {record.id})", required))
+    return sources
 
 
 def summarise(out: Path) -> EvalSummary:

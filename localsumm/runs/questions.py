@@ -1,8 +1,8 @@
 """``localsumm questions``: a data file's question sets, one line per distinct source, written once.
 
-The question file is the state, as the results file is for ``eval``: each
-source's set is one flushed line, so an interrupted run loses at most the
-source in flight, and ``--resume`` skips the sources already written.
+The question file is the state (``runs.journal``), as the results file is for
+``eval``: each source's set is one flushed line, so an interrupted run loses at
+most the source in flight, and ``--resume`` skips the sources already written.
 """
 
 from __future__ import annotations
@@ -12,17 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._version import __version__
 from ..config.options import Options, make_options
 from ..errors import InputError, JudgeError
 from ..protocol import Judge
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.plan import evaluation_language
-from ..summarization.preprocess import keep_answerable_facts, reference_facts
-from ..summarization.question_file import QuestionFile, QuestionSet, source_sha256
-from ..summarization.result import DroppedQuestion
+from ..summarization.questionset import QuestionFile, QuestionSet, is_reference, reference_question_set, source_sha256
 from ..summarization.scorer import SummarizationScorer, create_summarization_scorer
-from ..summarization.steplog import StepLog
+from .journal import journal, refuse_unless_resumed
 from .lock import writes
 from .progress import Progress, Quiet
 from .records import Record, read_records
@@ -80,50 +77,23 @@ def field_value(fields: dict[str, Any], path: str) -> Any:
     return value
 
 
-def reference_set(
-    source: _Source, field: str, where: Path, judge: Judge | None = None, log: StepLog | None = None
-) -> QuestionSet:
+def reference_set(source: _Source, field: str, where: Path, judge: Judge | None = None) -> QuestionSet:
     """The question set a record's reference gives: its facts (a list) or its sentences (a text) as key facts,
     checked against the source when a ``judge`` is given."""
     value = field_value(source.record.fields, field)
-    ok = (
-        isinstance(value, str)
-        and value.strip()
-        or (isinstance(value, list) and value and all(isinstance(v, str) for v in value))
-    )
-    if not ok:
+    at = f"{where}: line {source.record.line} (id {source.record.id})"
+    if not is_reference(value):
         raise InputError(
-            f"{where}: line {source.record.line} (id {source.record.id}) has no reference at {field!r}: "
-            f"give a field holding a reference summary (text) or its facts (a list of texts)"
+            f"{at} has no reference at {field!r}: give a field holding a reference summary (text) or its facts "
+            "(a list of texts)"
         )
     language = evaluation_language(source.summary, source.text)
-    facts, highlights = reference_facts(value, language)
-    dropped: list[DroppedQuestion] = []
-    provenance: dict[str, Any] = {"origin": "reference", "field": field, "localsumm_version": __version__}
-    if judge is not None:
-        facts, dropped = keep_answerable_facts(judge, source.text, len(facts), facts, log or StepLog())
-        info = judge.info
-        provenance.update(
-            question_check=True,
-            judge=info.name,
-            model_sha256=info.sha256,
-            engine=info.engine,
-            threshold=info.thresholds.coverage,
+    try:
+        return reference_question_set(
+            source.text, value, field=field, language=language, record_id=source.record.id, judge=judge
         )
-    if not facts:
-        raise InputError(
-            f"{where}: line {source.record.line} (id {source.record.id}): the source answers none of "
-            f"the reference's facts at {field!r}; write its questions another way"
-        )
-    return QuestionSet(
-        source_sha256=source.sha256,
-        id=source.record.id,
-        language=language,
-        key_facts=facts,
-        highlights=highlights,
-        dropped=dropped,
-        provenance=provenance,
-    )
+    except InputError as e:
+        raise InputError(f"{at}: {e}") from None
 
 
 @writes("out")  # one writer per file (runs.lock)
@@ -146,50 +116,53 @@ def write_questions(
     source's first record. ``check`` (the question check) defaults to on for the judge's questions and off
     for a reference's facts, which are trusted as written; a reference without the check loads no judge.
     """
-    options = make_options(options)
     progress = progress or Quiet()
-    if out.exists() and out.stat().st_size > 0 and not resume:
-        raise InputError(f"{out} already holds question sets; pass --resume to continue it, or choose another --out")
+    started = refuse_unless_resumed(out, resume, "question sets")
     check = (from_reference is None) if check is None else check
-    options = options.replace(question_check=check)
-    if source is not None:
-        if from_reference is not None:
-            raise InputError("--from-reference reads a field of each record: give a data file, not --source")
-        records = [Record(1, {}, input=source, output="")]
-        data = Path("--source")
-    elif data is None:
-        raise InputError("give a data file or a source text")
-    else:
-        records = list(read_records(data))[:limit]
+    options = make_options(options).replace(question_check=check)
+    records, data = question_records(data, source, from_reference, limit)
     sources, errors = distinct_sources(records, data)
-    done = set(QuestionFile.load(out).by_hash) if resume and out.exists() and out.stat().st_size > 0 else set()
+    done = set(QuestionFile.load(out).by_hash) if started else set()
     todo = [s for s in sources if s.sha256 not in done]
     for error in errors:
         progress.note("skipped", error)
     scorer: SummarizationScorer | None = None
     if todo and (from_reference is None or check):
-        scorer = create_summarization_scorer(model, options=options.replace(questions=None, questions_only=False))
+        scorer = create_summarization_scorer(model, options=options)
     written = failed = 0
-    out.parent.mkdir(parents=True, exist_ok=True)
-    progress.start("questions", len(todo))
-    try:
-        with out.open("a", encoding="utf-8") as sink:
-            for pending in todo:
-                try:
-                    if from_reference is not None:
-                        qs = reference_set(pending, from_reference, data, scorer.judge if scorer else None)
-                    else:
-                        assert scorer is not None
-                        found = scorer.question_set(pending.text, pending.summary)
-                        qs = found.model_copy(update={"id": pending.record.id})
-                except (InputError, JudgeError) as e:  # ContextOverflowError too: reported, the other sources go on
-                    progress.note("failed", str(e))
-                    failed += 1
-                else:
-                    sink.write(qs.to_line() + "\n")
-                    sink.flush()
-                    written += 1
+    with journal(out, progress, "questions", len(todo)) as lines:
+        for pending in todo:
+            try:
+                qs = source_set(pending, scorer, from_reference, data)
+            except (InputError, JudgeError) as e:  # ContextOverflowError too: reported, the other sources go on
+                progress.note("failed", str(e))
                 progress.advance()
-    finally:
-        progress.stop()
+                failed += 1
+            else:
+                lines.append(qs.to_line())
+                written += 1
     return QuestionsSummary(out=out, sources=len(sources), written=written, failed=failed, kept=len(done))
+
+
+def question_records(
+    data: Path | None, source: str | None, from_reference: str | None, limit: int | None
+) -> tuple[list[Record], Path]:
+    """The records whose sources get question sets: the first ``limit`` of ``data``, or one ``source`` text."""
+    if source is not None:
+        if from_reference is not None:
+            raise InputError("--from-reference reads a field of each record: give a data file, not --source")
+        return [Record(1, {}, input=source, output="")], Path("--source")
+    if data is None:
+        raise InputError("give a data file or a source text")
+    return list(read_records(data))[:limit], data
+
+
+def source_set(
+    pending: _Source, scorer: SummarizationScorer | None, from_reference: str | None, data: Path
+) -> QuestionSet:
+    """One source's set: from its first record's reference (checked by the scorer's judge, if any), or the judge's."""
+    if from_reference is not None:
+        return reference_set(pending, from_reference, data, scorer.judge if scorer else None)
+    assert scorer is not None, "a judge writes the questions"
+    written = scorer.question_set(pending.text, pending.summary)
+    return written.model_copy(update={"id": pending.record.id})

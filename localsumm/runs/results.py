@@ -33,7 +33,7 @@ from ..errors import InputError, LocalsummWarning
 from ..files import json_object, read_text
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
-from ..summarization.question_file import QuestionFile
+from ..summarization.questionset import QuestionFile
 from ..summarization.result import SummarizationResult
 
 KEY = "localsumm"
@@ -117,7 +117,7 @@ class ResultLine:
         if not self.scored or not data:
             return None
         try:
-            return SummarizationResult.model_validate(data)
+            return SummarizationResult.from_stored(data)
         except ValidationError as e:
             where = f"line {self.number}" if self.number else f"item {self.id}"
             raise InputError(
@@ -284,8 +284,8 @@ def check_same_questions(out: Path, earlier: list[ResultLine], question_file: Qu
     now = question_file.sha256 if question_file else None
     for line in earlier:
         origin = line.result.provenance.questions  # type: ignore[union-attr]
-        was = origin.file_sha256 if origin is not None and origin.origin == "file" else None
-        generated = origin is None or origin.origin == "generated"
+        was = origin.file_sha256 if origin.origin == "file" else None
+        generated = origin.origin == "generated"
         if generated and question_file is not None and question_file.find(line.texts()[0]) is not None:
             raise InputError(
                 f"{out} holds results whose questions were generated (item {line.id}), and {question_file.path} "
@@ -293,17 +293,16 @@ def check_same_questions(out: Path, earlier: list[ResultLine], question_file: Qu
             )
         if was is not None and was != now:
             what = f"{question_file.path} (sha256 {now[:12]}...)" if question_file and now else "no question file"
-            read = origin.file if origin is not None else None
             raise InputError(
-                f"{out} holds results that read the question file {read} (sha256 {was[:12]}..., item {line.id}), "
-                f"and this run reads {what}: resume it with that file, or give this run its own --out"
+                f"{out} holds results that read the question file {origin.file} (sha256 {was[:12]}..., "
+                f"item {line.id}), and this run reads {what}: resume it with that file, or give this run its own --out"
             )
 
 
 def check_resumable(out: Path, earlier: list[ResultLine], options: Options) -> None:
     """A resumed file must not mix settings a result depends on (``Options.recorded``), nor pipelines (the
     package and prompt versions): its figures would describe neither. Results written before a setting
-    existed carry its old default."""
+    existed are read with what their version did (``SummarizationResult.from_stored``)."""
     wanted = options.recorded()
     pipeline = (__version__, PROMPT_VERSION)
     for line in earlier:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
+
+from ..config.options import ClaimUnit, ScoringRule
 
 
 class _Model(BaseModel):
@@ -97,10 +99,13 @@ class StepStats(_Model):
     """Calls answered by the on-disk judge-call cache instead of the model."""
 
 
-class QuestionsOrigin(_Model):
-    """Where coverage's questions and key facts came from."""
+QuestionSetSource = Literal["generated", "file", "given"]
 
-    origin: str
+
+class QuestionSetOrigin(_Model):
+    """Where a run got the question set coverage asked."""
+
+    origin: QuestionSetSource
     """"generated" (by this judge, in this run), "file" (a question file) or "given" (the API's or a record's
     ``questions``)."""
     file: str | None = None
@@ -123,35 +128,31 @@ class Provenance(_Model):
     """The engine and its build (e.g. "llama-cpp-python 0.3.36, AVX2 AVX512 ..."): kernels differ by
     instruction set in the last bits, which can move a verdict probability."""
     prompt_version: str
-    language: str | None = None
+    language: str | None
     """The summary's language (ISO 639-1): its claims and its coverage questions are written in it.
-    None when nothing was judged, and in results written before languages were told apart (English)."""
+    None when nothing was judged."""
     seed: int
     thresholds: dict[str, float]
     max_questions: int
     scale: float
-    literal_check: bool = False
-    """Whether a claim naming a number or name absent from the source was refused (``literals``);
-    results written before the check existed lack the field and were judged without it."""
-    scoring: str = "count"
+    literal_check: bool
+    """Whether a claim naming a number or name absent from the source was refused (``literals``)."""
+    scoring: ScoringRule
     """How verdicts made the dimensions: "count" (verdicts at their threshold) or "graded" (a verdict near its
-    threshold in proportion). Results written before the setting existed counted."""
-    claims: str = "extracted"
-    """What alignment judged: the summary's "sentences", or the claims the judge "extracted" (results
-    written before the choice existed were extracted)."""
-    question_check: bool = False
-    """Whether questions the source does not answer "yes" were dropped (results written before the
-    check existed lack the field and kept every question)."""
-    key_facts: bool = False
-    """Whether the source's key facts were asked beside its questions (results written before the
-    option existed lack the field and asked questions only)."""
+    threshold in proportion)."""
+    claims: ClaimUnit
+    """What alignment judged: the summary's "sentences", or the claims the judge "extracted"."""
+    question_check: bool
+    """Whether questions and key facts the source does not answer "yes" were dropped."""
+    key_facts: bool
+    """Whether the source's key facts were asked beside its questions."""
     steps: list[StepStats]
     shared_steps: list[str] = []
     """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""
     source_windows: list[SourceWindow] | None = None
     """How a source longer than the judge's context was cut; None when it was judged whole."""
-    questions: QuestionsOrigin | None = None
-    """Where the questions came from (None in results written before question files existed: generated)."""
+    questions: QuestionSetOrigin
+    """Where the questions came from."""
 
 
 class SummarizationResult(_Model):
@@ -168,9 +169,39 @@ class SummarizationResult(_Model):
     def seconds(self) -> float:
         return sum(step.seconds for step in self.provenance.steps)
 
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> SummarizationResult:
+        """A result as a results file stores it (snake_case), those of earlier versions upgraded first."""
+        return cls.model_validate(upgrade(data))
+
     def to_dict(self, *, camel: bool = False) -> dict[str, Any]:
         """Plain data; ``camel=True`` uses the reference's keys (preprocessStepResult, ...)."""
         return self.model_dump(mode="json", by_alias=camel)
 
     def to_json(self, *, camel: bool = False, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(camel=camel), indent=indent, ensure_ascii=False)
+
+
+# What a result written before each setting existed was scored with: the setting did not exist, so it was
+# off, or (claims) the one way there was. Results of 0.3.0 and later record every one of them.
+_BEFORE_THE_SETTING: dict[str, Any] = {
+    "language": None,  # not told apart yet (they were English)
+    "literal_check": False,
+    "scoring": "count",
+    "claims": "extracted",
+    "question_check": False,
+    "key_facts": False,
+    "questions": {"origin": "generated"},
+}
+
+
+def upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored result (snake_case) with the provenance fields that results of earlier versions lack filled in
+    with what those versions did; a result of this version is returned unchanged."""
+    provenance = data.get("provenance")
+    if not isinstance(provenance, dict):
+        return data
+    missing = {k: v for k, v in _BEFORE_THE_SETTING.items() if k not in provenance}
+    if not missing:
+        return data
+    return {**data, "provenance": {**provenance, **missing}}

@@ -10,6 +10,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..config.options import ScoringRule
+
 
 @dataclass(frozen=True)
 class Scores:
@@ -31,7 +33,7 @@ def round_half_up(value: float, digits: int = 2) -> float:
     gives 0.13, and results must compare field for field.
     """
     factor = 10**digits
-    return math.floor(value * factor + 0.5) / factor
+    return float(math.floor(value * factor + 0.5) / factor)
 
 
 def compute_scores(
@@ -67,7 +69,7 @@ and steadier across engine builds (benchmarks/RESULTS.md)."""
 
 
 def votes(
-    verdicts: Sequence[bool], probabilities: Sequence[float | None], scoring: str, threshold: float
+    verdicts: Sequence[bool], probabilities: Sequence[float | None], scoring: ScoringRule, threshold: float
 ) -> list[float]:
     """What each verdict counts for: 1 or 0 ("count"); or ("graded") 1 at ``threshold`` + GRADED_WIDTH / 2 and
     above, 0 at ``threshold`` - GRADED_WIDTH / 2 and below, in proportion between, so a probability that moves by

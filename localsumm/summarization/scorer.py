@@ -1,15 +1,16 @@
-"""The summarization scorer: inputs -> plan -> preprocess -> analyze -> score -> reason -> result.
+"""The summarization scorer: source -> plan -> question set -> claims and verdicts -> coverage -> rules -> reason.
 
-Each step is a module of this folder, and :meth:`SummarizationScorer.run`
-calls them in that order:
+:meth:`SummarizationScorer.run` calls one module of this folder per stage:
 
 1. ``inputs``: the summary and the source from an agent run (or plain strings);
-2. ``plan``: the source whole or in windows, questions per window;
-3. ``preprocess``: claims, questions from the source, each claim judged against the source;
-4. ``analyze``: each question judged from the summary alone (never the source);
-5. ``rules``: the score, pure arithmetic (SPEC §3);
-6. ``reason``: the explanation, from a template;
-7. the result, with its provenance (``result``).
+2. ``plan``: the source whole or in windows, questions per window, the summary's language;
+3. ``questionset``: the questions and key facts every summary of the source is asked (given, from a
+   question file, or written once by the judge);
+4. ``claims``: the summary's claims, each judged against the source;
+5. ``coverage``: each question of the set judged from the summary alone (never the source);
+6. ``rules``: the score, pure arithmetic (SPEC §3);
+7. ``reason``: the explanation, from a template;
+8. ``result``: the typed result, with its provenance.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ from .._version import __version__
 from ..backends import open_judge
 from ..backends.cache import CachedJudge, JudgeCallCache
 from ..config.options import Options, make_options
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError
 from ..models.registry import looks_like_path
-from ..protocol import Judge
+from ..protocol import Judge, Thresholds
 from . import prompts
-from .analyze import analyze, questions_to_ask
+from .claims import judge_claims, summary_claims
+from .coverage import coverage_verdicts, questions_to_ask
 from .inputs import SourceExtractor, resolve_source, resolve_summary
 from .plan import Plan, plan_evaluation, source_windows
-from .preprocess import Preprocessed, QuestionSets, alignment_verdicts, judge_source, preprocess, source_question_set
-from .question_file import Found, QuestionFile, QuestionSet, check_language, given_set, source_sha256
+from .questionset import ProvidedSet, QuestionFile, QuestionSet, QuestionSetProvider, load_question_file
+from .questionset.stage import GENERATED
 from .reason import explain
 from .result import (
     AlignmentVerdict,
@@ -40,7 +42,6 @@ from .result import (
     CoverageVerdict,
     PreprocessStepResult,
     Provenance,
-    QuestionsOrigin,
     SummarizationResult,
 )
 from .rules import Scores, compute_scores, votes
@@ -63,14 +64,21 @@ class SummarizationScorer:
         **settings: Any,
     ) -> None:
         self.judge = judge
-        self.options = make_options(options, **settings)
-        self.question_file = question_file or load_question_file(self.options)
-        """The question file of ``options.questions``, read and checked once."""
+        self._options = make_options(options, **settings)
+        self.question_sets = QuestionSetProvider(
+            judge, self._options, question_file or load_question_file(self._options.questions)
+        )
+        """Which question set each source is asked: the question file of ``options.questions``, read and
+        checked once, or the judge's, written once per source."""
         self.source = source
         self.source_extractor = source_extractor
-        self.question_sets = QuestionSets()
         self.model: str | os.PathLike[str] | None | Judge = judge
         """What the judge was opened from (set by ``create_summarization_scorer``), so ``spec`` can rebuild it."""
+
+    @property
+    def options(self) -> Options:
+        """Fixed when the scorer is built: its question sets are written under them."""
+        return self._options
 
     def run(
         self,
@@ -93,95 +101,30 @@ class SummarizationScorer:
         summary = resolve_summary(output)
         source = resolve_source(input, output, source=self.source, source_extractor=self.source_extractor)
         log = StepLog(on_call)
-        options = self.options
-
         empty = "summary" if not summary.strip() else "source" if not source.strip() else None
-        plan: Plan | None = None
-        pre, coverage = Preprocessed([], []), []
-        found = self._questions_for(source, questions) if not empty else None
-        # The cap is on generated questions; a question set's are asked as they are.
-        cap = options.max_questions if found is None else None
-        if not empty:
-            plan = plan_evaluation(source, summary, self.judge, options.max_questions, options.key_facts)
-            if found is not None:
-                check_language(found, plan.language)
-            given = found.questions if found else None
-            pre = preprocess(self.judge, summary, source, plan, options, log, self.question_sets, given)
-            asked = questions_to_ask(pre.questions, cap, pre.key_facts.facts)
-            coverage = analyze(self.judge, summary, asked, log)
         thresholds = self.judge.info.thresholds
-        scores = compute_scores(
-            # A claim the literal check refused counts 0 under either rule, whatever the judge said.
-            votes(
-                [v.supported for v in pre.alignment],
-                [0.0 if v.unmatched else v.probability for v in pre.alignment],
-                options.scoring,
-                thresholds.alignment,
-            ),
-            pre.questions,
-            votes(
-                [v.answered for v in coverage],
-                [v.probability for v in coverage],
-                options.scoring,
-                thresholds.coverage,
-            ),
-            max_questions=cap,
-            scale=options.scale,
-            key_facts=pre.key_facts.facts,
-        )
-        layout = plan.layout if plan else None
-        reason = explain(
-            scores, pre.alignment, coverage, empty=empty, scale=options.scale, windows=layout, scoring=options.scoring
-        )
-        return self._result(scores, reason, pre, coverage, log, plan, _origin(found))
-
-    def _questions_for(self, source: str, questions: list[str] | QuestionSet | None) -> Found | None:
-        """The question set this source is asked: given with the run, else the question file's, else None
-        (generated), which ``questions_only`` refuses."""
-        if questions is not None:
-            return Found(given_set(questions, source))
-        found = self.question_file.find(source) if self.question_file else None
-        if found is None and self.options.questions_only:
-            raise InputError(
-                f"the question file {self.options.questions} holds no question set for this source "
-                f"(sha256 {source_sha256(source)[:16]}...) and questions_only is set: write its questions with "
-                f"`localsumm questions`, or drop --questions-only to generate them"
-            )
-        return found
+        if empty:
+            return self._result(summary_scores([], None, [], self.options, thresholds), [], None, [], log, None, empty)
+        found = self.question_sets.lookup(source, questions)  # refused here, before any judge call
+        plan = plan_evaluation(source, summary, self.judge, self.options.max_questions, self.options.key_facts)
+        if found is not None:
+            found.check_language(plan.language)
+        # Claims first: extracting them is the one summary-context step before the source's, so the question
+        # set's steps and the claim verdicts that follow share the source's prefix in the judge's KV cache.
+        claims = summary_claims(self.judge, summary, self.options.claims, log, plan.language)
+        asked = found or self.question_sets.generated(source, plan, log)
+        alignment = judge_claims(self.judge, plan.windows, claims, source, self.options.literal_check, log)
+        qs, cap = asked.question_set, asked.question_cap(self.options.max_questions)
+        coverage = coverage_verdicts(self.judge, summary, questions_to_ask(qs.questions, cap, qs.key_facts), log)
+        scores = summary_scores(alignment, asked, coverage, self.options, thresholds)
+        return self._result(scores, alignment, asked, coverage, log, plan, None)
 
     def question_set(self, source: str, summary: str = "", *, on_call: OnCall | None = None) -> QuestionSet:
-        """The questions and key facts coverage would ask every summary of ``source``, as a question file keeps
-        them: the same steps, in the same order, as a run that generates them. ``summary`` (one of the source's)
+        """The questions and key facts the judge writes for every summary of ``source``, as a question file keeps
+        them: the same steps, in the same order, as a run that writes them. ``summary`` (one of the source's)
         only sets the language; without it, the source's."""
-        log = StepLog(on_call)
         plan = plan_evaluation(source, summary, self.judge, self.options.max_questions, self.options.key_facts)
-        pre = source_question_set(self.judge, plan, self.options, log, self.question_sets)
-        info = self.judge.info
-        return QuestionSet(
-            source_sha256=source_sha256(source),
-            language=plan.language,
-            questions=pre.questions[: self.options.max_questions],
-            key_facts=pre.key_facts.facts,
-            highlights=pre.key_facts.highlights,
-            dropped=pre.dropped,
-            provenance={
-                "origin": "judge",
-                "judge": info.name,
-                "model_sha256": info.sha256,
-                "engine": info.engine,
-                "prompt_version": prompts.PROMPT_VERSION,
-                "localsumm_version": __version__,
-                "seed": info.seed,
-                "thresholds": {"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
-                **{
-                    k: v
-                    for k, v in self.options.recorded().items()
-                    if k in ("max_questions", "question_check", "key_facts")
-                },
-                "key_facts_failed": pre.key_facts.failed,
-                "source_windows": len(plan.windows),
-            },
-        )
+        return self.question_sets.written(source, plan, StepLog(on_call)).question_set
 
     def verdicts_on(
         self, source: str, summary: str, claims: list[str], questions: list[str], on_call: OnCall | None = None
@@ -189,9 +132,8 @@ class SummarizationScorer:
         """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
         log = StepLog(on_call)
         windows = source_windows(source, self.judge, self.options.max_questions)
-        probabilities, _, _, _ = judge_source(self.judge, windows, claims, log, None, None)
-        alignment = alignment_verdicts(self.judge, probabilities, windows, source, self.options.literal_check)
-        return alignment, analyze(self.judge, summary, questions, log)
+        alignment = judge_claims(self.judge, windows, claims, source, self.options.literal_check, log)
+        return alignment, coverage_verdicts(self.judge, summary, questions, log)
 
     def spec(self) -> ScorerSpec:
         """How to build this scorer in another process (a Ray worker): from the model's name or path."""
@@ -210,14 +152,19 @@ class SummarizationScorer:
     def _result(
         self,
         scores: Scores,
-        reason: str,
-        pre: Preprocessed,
+        alignment: list[AlignmentVerdict],
+        asked: ProvidedSet | None,
         coverage: list[CoverageVerdict],
         log: StepLog,
         plan: Plan | None,
-        questions: QuestionsOrigin,
+        empty: str | None,
     ) -> SummarizationResult:
         info, options = self.judge.info, self.options
+        layout = plan.layout if plan else None
+        reason = explain(
+            scores, alignment, coverage, empty=empty, scale=options.scale, windows=layout, scoring=options.scoring
+        )
+        qs = asked.question_set if asked else None
         return SummarizationResult(
             score=scores.score,
             reason=reason,
@@ -225,12 +172,12 @@ class SummarizationScorer:
             coverage_score=round(scores.coverage, 4),
             scorable=scores.scorable,
             preprocess_step_result=PreprocessStepResult(
-                alignment=pre.alignment,
-                questions=pre.questions,
-                dropped_questions=pre.dropped,
-                highlights=pre.key_facts.highlights,
-                key_facts=pre.key_facts.facts,
-                key_facts_failed=pre.key_facts.failed,
+                alignment=alignment,
+                questions=qs.questions if qs else [],
+                dropped_questions=qs.dropped if qs else [],
+                highlights=qs.highlights if qs else [],
+                key_facts=qs.key_facts if qs else [],
+                key_facts_failed=asked.key_facts_failed if asked else [],
             ),
             analyze_step_result=AnalyzeStepResult(coverage=coverage),
             provenance=Provenance(
@@ -246,10 +193,31 @@ class SummarizationScorer:
                 **options.recorded(),
                 steps=list(log.steps.values()),
                 shared_steps=sorted(log.shared),
-                source_windows=plan.layout if plan else None,
-                questions=questions,
+                source_windows=layout,
+                questions=asked.origin if asked else GENERATED,
             ),
         )
+
+
+def summary_scores(
+    alignment: list[AlignmentVerdict],
+    asked: ProvidedSet | None,
+    coverage: list[CoverageVerdict],
+    options: Options,
+    thresholds: Thresholds,
+) -> Scores:
+    """The rules applied to the verdicts: each verdict's vote under ``options.scoring``, then SPEC §3."""
+    qs = asked.question_set if asked else None
+    # A claim the literal check refused counts 0 under either rule, whatever the judge said.
+    support = [0.0 if v.unmatched else v.probability for v in alignment]
+    return compute_scores(
+        votes([v.supported for v in alignment], support, options.scoring, thresholds.alignment),
+        qs.questions if qs else [],
+        votes([v.answered for v in coverage], [v.probability for v in coverage], options.scoring, thresholds.coverage),
+        max_questions=asked.question_cap(options.max_questions) if asked else options.max_questions,
+        scale=options.scale,
+        key_facts=qs.key_facts if qs else [],
+    )
 
 
 @dataclass(frozen=True)
@@ -277,6 +245,7 @@ def create_summarization_scorer(
     options: Options | None = None,
     source: str | None = None,
     source_extractor: SourceExtractor | None = None,
+    question_file: QuestionFile | None = None,
     **settings: Any,
 ) -> SummarizationScorer:
     """A scorer whose ``run(input=..., output=...)`` returns a :class:`SummarizationResult`.
@@ -291,10 +260,12 @@ def create_summarization_scorer(
     are its fields, applied on top. They are checked before the model is loaded.
 
     ``source`` fixes the source text for every run; ``source_extractor(input, output)``
-    finds it in an agent run (see ``extract_tool_results``).
+    finds it in an agent run (see ``extract_tool_results``). ``question_file``: the file of
+    ``options.questions``, if the caller has read it already.
     """
     options = make_options(options, **settings)
-    question_file = load_question_file(options)  # a bad file is refused before the model loads
+    # A bad question file is refused before the model loads.
+    question_file = question_file or load_question_file(options.questions)
     judge = model if isinstance(model, Judge) else open_judge(model, options)
     if options.cache and judge.info.sha256:
         path = None if options.cache is True else Path(options.cache)
@@ -304,18 +275,3 @@ def create_summarization_scorer(
     )
     scorer.model = model
     return scorer
-
-
-def load_question_file(options: Options) -> QuestionFile | None:
-    return QuestionFile.load(options.questions) if options.questions is not None else None
-
-
-def _origin(found: Found | None) -> QuestionsOrigin:
-    if found is None:
-        return QuestionsOrigin(origin="generated")
-    provenance = found.questions.provenance or None
-    if found.file is None:
-        return QuestionsOrigin(origin="given", written_by=provenance)
-    return QuestionsOrigin(
-        origin="file", file=found.file, file_sha256=found.file_sha256, line=found.line, written_by=provenance
-    )

@@ -8,7 +8,7 @@ reads the network).
 from .language import LANGUAGE_NAMES, detect_language, language_name
 from .numerals import number_keys
 from .segment import sentence_spans, sentences
-from .words import closest_sentence, content_words, printable, shorten, tokens
+from .words import closest_sentence, content_words, printable, shorten, tokens, unique
 
 __all__ = [
     "LANGUAGE_NAMES",
@@ -22,4 +22,5 @@ __all__ = [
     "printable",
     "shorten",
     "tokens",
+    "unique",
 ]

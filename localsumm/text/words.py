@@ -64,3 +64,15 @@ def printable(text: str) -> str:
     """``text`` with control characters shown as ``\\xNN``: untrusted text printed to a terminal must not
     drive it (an ANSI escape in a summary could clear the screen or retitle the window)."""
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def unique(texts: list[str]) -> list[str]:
+    """Stripped, non-empty, first occurrence only (case and spacing aside): a small judge sometimes repeats itself."""
+    seen: set[str] = set()
+    kept = []
+    for text in (t.strip() for t in texts):
+        key = " ".join(text.lower().split())
+        if text and key not in seen:
+            seen.add(key)
+            kept.append(text)
+    return kept

@@ -1,4 +1,4 @@
-"""Analyze (the reference's second step): each question judged from the summary alone.
+"""Coverage (the reference's analyze step): each question of the set judged from the summary alone.
 
 The *summary context*: its prompts hold the summary and one question, never
 the source, so the judge cannot answer from what it read there.
@@ -22,7 +22,7 @@ def questions_to_ask(questions: Sequence[str], max_questions: int | None, key_fa
     return list(questions[:max_questions]) + [prompts.fact_question(f) for f in key_facts]
 
 
-def analyze(judge: Judge, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
+def coverage_verdicts(judge: Judge, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
     """One coverage verdict per question: does the summary answer it "yes"?"""
     threshold = judge.info.thresholds.coverage
     candidates = sentences(summary)
