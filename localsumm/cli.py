@@ -11,6 +11,7 @@ import inspect
 import json
 import sys
 import typing
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 import typer
 
 from .config.options import OPTION_FIELDS, Options
-from .errors import ConfigError, InputError, LocalsummError
+from .errors import ConfigError, InputError, LocalsummError, LocalsummWarning
 from .protocol import JudgeCall
 from .text import printable
 
@@ -556,7 +557,20 @@ def _argv(args: list[str]) -> list[str]:
     return out
 
 
+_show_python_warning = warnings.showwarning
+
+
+def _show_warning(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+    """A LocalsummWarning as the one line it is written as (no source location: it is not the user's code's);
+    any other warning as Python shows it."""
+    if issubclass(category, LocalsummWarning):
+        typer.echo(f"warning: {printable(str(message))}", err=True)
+    else:
+        _show_python_warning(message, category, *args, **kwargs)
+
+
 def main() -> None:
+    warnings.showwarning = _show_warning
     try:
         app(args=_argv(sys.argv[1:]), prog_name="localsumm")
     except KeyboardInterrupt:

@@ -4,17 +4,22 @@
 its ``id``, and our verdict under one key of our own::
 
     {...the record..., "id": "a1", "localsumm": {"status": "scored", "error": null,
-     "score": 0.5, "alignment_score": 1.0, "coverage_score": 0.5, "scorable": true,
-     "result": {...SummarizationResult.to_dict()...}}}
+     "run": "5f0c...", "score": 0.5, "alignment_score": 1.0, "coverage_score": 0.5,
+     "scorable": true, "result": {...SummarizationResult.to_dict()...}}}
 
-A failed or skipped item has ``"status": "failed"`` and its ``error``. Every
-reader (resume, the summary table, the HTML report, bench quality, calibrate,
-experiments) reads lines through :class:`ResultLine`, never by raw keys.
+A failed or skipped item has ``"status": "failed"`` and its ``error``. ``run``
+names the process that wrote the line. Every reader (resume, the summary table,
+the HTML report, bench quality, bench compare, calibrate, experiments) reads
+lines through :func:`read_results`, which keeps one line per id
+(:func:`unique_lines`), and :class:`ResultLine`, never by raw keys.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,7 +29,7 @@ from pydantic import ValidationError
 
 from .._version import __version__
 from ..config.options import Options
-from ..errors import InputError
+from ..errors import InputError, LocalsummWarning
 from ..files import json_object, read_text
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
@@ -33,13 +38,22 @@ from ..summarization.result import SummarizationResult
 
 KEY = "localsumm"
 DIMENSIONS = ("score", "alignment_score", "coverage_score")
+RUN = uuid.uuid4().hex[:16]
+"""This process's stamp on the lines it writes. A file has one writer at a time (``runs.lock``) and a run
+never writes an id twice except for an id its data repeats (a failed line), so lines of one id that share a
+stamp are one run's: the first is its result."""
 
 
 def format_line(
-    fields: dict[str, Any], id: str | None, *, error: str | None = None, result: SummarizationResult | None = None
+    fields: dict[str, Any],
+    id: str | None,
+    *,
+    error: str | None = None,
+    result: SummarizationResult | None = None,
+    run: str = RUN,
 ) -> str:
     """The line for one item: ``fields`` (the user's record) unchanged, plus our verdict."""
-    ours: dict[str, Any] = {"status": "failed" if error else "scored", "error": error}
+    ours: dict[str, Any] = {"status": "failed" if error else "scored", "error": error, "run": run}
     if result is not None and not error:
         ours.update({d: getattr(result, d) for d in DIMENSIONS}, scorable=result.scorable, result=result.to_dict())
     line = dict(fields)
@@ -69,6 +83,12 @@ class ResultLine:
     @property
     def scored(self) -> bool:
         return self._ours.get("status") == "scored"
+
+    @property
+    def run(self) -> str | None:
+        """The process that wrote it (None in files written before lines named one)."""
+        run = self._ours.get("run")
+        return None if run is None else str(run)
 
     @property
     def error(self) -> str | None:
@@ -134,14 +154,83 @@ class ResultLine:
 
 
 def read_results(path: Path) -> list[ResultLine]:
-    """Every line of a results file; an error names the line that is not one of ours."""
+    """The lines of a results file, one per id (:func:`unique_lines`, whose warning says what it dropped); an
+    error names the line that is not one of ours."""
     lines = []
     for number, text in enumerate(read_text(str(path), "results").splitlines(), 1):
         if not text.strip():
             continue
         fields = json_object(text, f"{path}: line {number}", hint="; is it a localsumm eval results file?")
         lines.append(ResultLine(fields, number))
-    return lines
+    kept, warning = unique_lines(lines, str(path))
+    if warning is not None:
+        warnings.warn(warning, LocalsummWarning, stacklevel=2)
+    return kept
+
+
+_MEASURED = ("steps", "shared_steps", "model_path")
+"""What a result's provenance records of how a run went (seconds, tokens, cache hits, where the weights lay):
+two runs that judged an item alike differ there."""
+
+
+def _judged(line: ResultLine) -> dict[str, Any]:
+    """A line without what differs between two runs that judged alike: its run stamp and the measurements."""
+    ours = {k: v for k, v in line._ours.items() if k != "run"}
+    result = ours.get("result")
+    if isinstance(result, dict) and isinstance(result.get("provenance"), dict):
+        provenance = {k: v for k, v in result["provenance"].items() if k not in _MEASURED}
+        ours["result"] = {**result, "provenance": provenance}
+    return {**line.fields, KEY: ours}
+
+
+def _listed(items: list[str], shown: int = 4) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
+
+
+def _complete(group: list[ResultLine]) -> ResultLine:
+    """The first line of ``group`` that holds a result, else its first line."""
+    return next((line for line in group if line.scored), group[0])
+
+
+def unique_lines(lines: Sequence[ResultLine], where: str) -> tuple[list[ResultLine], str | None]:
+    """One line per id: the first complete one (the first that holds a result, else the first), and a warning
+    that says how many lines were dropped (None when none was).
+
+    A line is dropped when it judged its item as the kept one did (the same results written twice, e.g. by two
+    runs on one file) or was written by the same run (a record whose id the data repeats, reported as failed
+    before the first one's result). Lines that disagree and came from different runs are refused, naming the
+    ids and lines: no reader can tell which result is right, and counting both would count an item twice.
+    """
+    by_id: dict[str, list[ResultLine]] = {}
+    for line in lines:
+        if line.id is not None:
+            by_id.setdefault(line.id, []).append(line)
+    repeated = {key: group for key, group in by_id.items() if len(group) > 1}
+    conflicts = []
+    for key, group in repeated.items():
+        runs: dict[object, list[ResultLine]] = {}  # an unstamped line is a run of its own
+        for index, line in enumerate(group):
+            runs.setdefault(line.run if line.run is not None else index, []).append(line)
+        judged = [_judged(_complete(lines)) for lines in runs.values()]
+        if any(other != judged[0] for other in judged[1:]):
+            conflicts.append(f"{key} (lines {', '.join(str(line.number) for line in group)})")
+    if conflicts:
+        raise InputError(
+            f"{where} holds different results for the same id, from different runs: {_listed(conflicts)}; keep one "
+            "line per id, or score them again into a new --out"
+        )
+    if not repeated:
+        return list(lines), None
+    kept = {key: _complete(group) for key, group in by_id.items()}
+    later = [
+        f"{line.id} (line {line.number})" for key, group in repeated.items() for line in group if line is not kept[key]
+    ]
+    warning = (
+        f"{where} repeats ids written before: {len(later)} line{'s' * (len(later) > 1)} ignored, {_listed(later)}; "
+        "the first complete line of each id (its result, if one has) is kept"
+    )
+    return [line for line in lines if line.id is None or line is kept[line.id]], warning
 
 
 def done_ids(out: Path) -> set[str]:
