@@ -11,6 +11,7 @@ import inspect
 import json
 import sys
 import typing
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 import typer
 
 from .config.options import OPTION_FIELDS, Options
-from .errors import ConfigError, InputError, LocalsummError
+from .errors import ConfigError, InputError, LocalsummError, LocalsummWarning
 from .protocol import JudgeCall
 from .text import printable
 
@@ -115,8 +116,19 @@ def _print_report(report: _Report, json_out: Path | None) -> None:
         json_out.write_text(report.to_json(), encoding="utf-8")
 
 
-_SCORER = ("max_questions", "scale", "scoring", "claims", "literal_check", "question_check", "key_facts")
+_SCORER = (
+    "max_questions",
+    "scale",
+    "scoring",
+    "claims",
+    "literal_check",
+    "question_check",
+    "key_facts",
+    "verification",
+)
 """What a result depends on (``Options.recorded``)."""
+_VERDICTS = ("max_questions", "claims", "verification", "literal_check", "question_check", "key_facts")
+"""What the verdicts depend on: the recorded settings but the arithmetic ones (scale, scoring)."""
 _QUESTIONS = ("questions", "questions_only")
 _ENGINE = ("threads", "n_ctx", "base_url", "response_format")
 
@@ -345,6 +357,7 @@ def compare(
     "max_questions",
     "scoring",
     "claims",
+    "verification",
     "literal_check",
     "question_check",
     "key_facts",
@@ -387,7 +400,7 @@ def bench_quality(
 
 
 @bench_app.command("speed")
-@with_options("threads", "key_facts", "questions")
+@with_options("threads", "key_facts")
 def bench_speed(
     data: Path = typer.Option(
         ..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."
@@ -399,6 +412,9 @@ def bench_speed(
     levers: bool = typer.Option(
         True, "--levers/--no-levers", help="Time the items again with each engine lever off (about 3x the run)."
     ),
+    questions: Path | None = typer.Option(
+        None, "--questions", metavar="FILE", help="Also time the items asking this question file's questions."
+    ),
 ) -> None:
     """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
     engine, and each engine lever's effect, all in the same run; with --questions, the items again asking that file's
@@ -406,7 +422,7 @@ def bench_speed(
     try:
         from .bench.speed import run_speed
 
-        report = run_speed(data, model=model, items=items, options=options, levers=levers)
+        report = run_speed(data, model=model, items=items, options=options, levers=levers, questions=questions)
     except LocalsummError as e:
         _fail(e)
         return
@@ -434,9 +450,7 @@ def bench_harness(
 
 
 @bench_app.command("agree")
-@with_options(
-    "max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "base_url", "response_format"
-)
+@with_options(*_VERDICTS, "threads", "base_url", "response_format")
 def bench_agree(
     judges: list[str] = typer.Option(
         ..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."
@@ -507,7 +521,7 @@ def bench_compare(
 
 
 @app.command()
-@with_options("max_questions", "claims", "literal_check", "question_check", "key_facts", "threads", "cache", cache=True)
+@with_options(*_VERDICTS, "threads", "cache", cache=True)
 def calibrate(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     model: str | None = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),
@@ -626,7 +640,20 @@ def _argv(args: list[str]) -> list[str]:
     return out
 
 
+_show_python_warning = warnings.showwarning
+
+
+def _show_warning(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+    """A LocalsummWarning as the one line it is written as (no source location: it is not the user's code's);
+    any other warning as Python shows it."""
+    if issubclass(category, LocalsummWarning):
+        typer.echo(f"warning: {printable(str(message))}", err=True)
+    else:
+        _show_python_warning(message, category, *args, **kwargs)
+
+
 def main() -> None:
+    warnings.showwarning = _show_warning
     try:
         app(args=_argv(sys.argv[1:]), prog_name="localsumm")
     except KeyboardInterrupt:

@@ -1,7 +1,9 @@
 """Errors a user can cause or fix, each with the exit code the CLI uses for it.
 
 Anything raised as a :class:`LocalsummError` is printed by the CLI as one short
-message without a traceback; anything else is a bug in localsumm.
+message without a traceback; anything else is a bug in localsumm. What the user
+should know but need not act on is a :class:`LocalsummWarning` (Python's
+``warnings``), which the CLI prints as one ``warning:`` line.
 """
 
 from __future__ import annotations
@@ -57,3 +59,14 @@ class ConfigError(LocalsummError, ValueError):
     """An option with a value the scorer cannot work with (e.g. max_questions=0)."""
 
     exit_code = 2
+
+
+class FileInUseError(LocalsummError):
+    """Another process is writing the results or question file this run would write (``runs.lock``)."""
+
+    exit_code = 2
+
+
+class LocalsummWarning(UserWarning):
+    """Something the user should know that did not stop the run: a stale lock taken over, duplicate lines
+    ignored, a damaged cache set aside. The CLI prints each as one ``warning: ...`` line."""

@@ -6,13 +6,16 @@ a missing model fails the run with the command to fix it, it is never skipped.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,6 +95,53 @@ def run_cli(
     )
 
 
+def quick_eval_files(folder: Path, items: int) -> tuple[Path, Path]:
+    """A data file of ``items`` records on one short source, and its question file (one reference fact, so no
+    question step): an ``eval`` of them with the small judge takes seconds, for tests of runs, not scores."""
+    record = {"source": "The mill opened in 1850. It made paper.", "summary": "The mill made paper."}
+    data, questions = folder / "quick.jsonl", folder / "quick-questions.jsonl"
+    rows = [{"id": f"i{k}", **record, "facts": ["It made paper."]} for k in range(items)]
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    written = run_cli("questions", str(data), "--out", str(questions), "--from-reference", "facts")
+    assert written.returncode == 0, written.stderr
+    return data, questions
+
+
+def start_cli(args: list[str], **popen: Any) -> subprocess.Popen:
+    """``localsumm`` with ``args`` started as a user would, in the background, its output captured."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "localsumm.cli", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **popen,
+    )
+
+
+def second_writer(args: list[str], out: Path, second: list[str]) -> tuple[subprocess.CompletedProcess, int]:
+    """Start ``localsumm`` with ``args``; once it holds the lock on ``out``, run it with ``second``; wait for
+    both. Returns the second run and the first's process id, the first's outcome being asserted here."""
+    first = start_cli(args)
+    lock = out.with_name(out.name + ".lock")
+    deadline = time.monotonic() + 60
+    while not lock.exists() and time.monotonic() < deadline and first.poll() is None:
+        time.sleep(0.05)
+    done = run_cli(*second)
+    _, stderr = first.communicate(timeout=900)
+    assert first.returncode == 0, stderr
+    assert not lock.exists()  # released
+    return done, first.pid
+
+
+def assert_refused(done: subprocess.CompletedProcess, pid: int) -> None:
+    """``done`` was refused as a second writer of a file that process ``pid`` of this host writes."""
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 3
+    assert f"is being written by process {pid} on {socket.gethostname()}" in done.stderr
+
+
 def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 600) -> subprocess.CompletedProcess:
     """Start ``localsumm`` with ``args`` as a user would, press Ctrl-C once ``out`` holds a line, and wait."""
 
@@ -99,14 +149,7 @@ def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 6
     def restore_ctrl_c():
         return signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "localsumm.cli", *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=restore_ctrl_c,
-    )
+    proc = start_cli(args, preexec_fn=restore_ctrl_c)
     deadline = time.time() + timeout
     while time.time() < deadline and not (out.exists() and out.read_text().count("\n") >= 1):
         time.sleep(0.2)

@@ -25,6 +25,7 @@ class ScriptedJudge:
         claim_probabilities: Sequence[float] = (),
         question_probabilities: Sequence[float] = (),
         answerable_probabilities: Sequence[float] = (),
+        evidence_probabilities: Sequence[float] = (),
         highlights: Sequence[str] = (),
         key_facts: Sequence[str] = (),
         thresholds: Thresholds = Thresholds(),
@@ -42,6 +43,7 @@ class ScriptedJudge:
             "alignment": list(claim_probabilities),
             "coverage": list(question_probabilities),
             "answerable": list(answerable_probabilities),
+            "evidence": list(evidence_probabilities),
         }
         self.calls: list[JudgeCall] = []
 

@@ -41,6 +41,7 @@ def result(
         "claims": "sentences",
         "question_check": True,
         "key_facts": False,
+        "verification": "whole",
         "questions": {"origin": "generated"},
         "steps": [],
     }

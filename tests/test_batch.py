@@ -10,7 +10,7 @@ import pytest
 import localsumm
 from localsumm import create_summarization_scorer
 from localsumm.config import Options
-from localsumm.errors import InputError
+from localsumm.errors import InputError, LocalsummWarning
 from localsumm.runs.batch import run_evals
 from localsumm.runs.evaluate import evaluate_file
 from localsumm.runs.records import read_records
@@ -76,10 +76,12 @@ def test_eval_file_writes_every_record_once_and_resumes(tmp_path):
     rows.insert(2, {"id": "i1", "source": SOURCE, "summary": SUMMARY})  # duplicate id
     data.write_text("".join(json.dumps(r) + "\n" for r in rows) + "oops\n")
     out = tmp_path / "out.jsonl"
-    summary = evaluate_file(data, out, model=scripted(10))
+    with pytest.warns(LocalsummWarning, match=r"1 line ignored, i1 \(line \d\); the first complete line"):
+        summary = evaluate_file(data, out, model=scripted(10))
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(line["id"] for line in lines) == sorted(["i0", "i1", "i1", "i2", "i3", "line-6"])
-    assert summary.scored == 4 and summary.failed == 2
+    # The repeated id's failure is in the file; the summary counts i1 once, by its result.
+    assert summary.items == 5 and summary.scored == 4 and summary.failed == 1
     assert {line["system"] for line in lines if line.get("system")} == {"s0", "s1", "s2", "s3"}  # carried through
     dup = [line for line in lines if line["id"] == "i1" and line["localsumm"]["status"] == "failed"]
     assert "repeats id i1 (first on line 2)" in dup[0]["localsumm"]["error"]
@@ -89,7 +91,8 @@ def test_eval_file_writes_every_record_once_and_resumes(tmp_path):
     last = json.loads(kept[-1])
     out.write_text("".join(kept[:-1]) + kept[-1][:25])
     assert last["id"] not in done_ids(out)
-    evaluate_file(data, out, resume=True, model=scripted(10))
+    with pytest.warns(LocalsummWarning, match="1 line ignored"):
+        evaluate_file(data, out, resume=True, model=scripted(10))
     again = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(line["id"] for line in again) == sorted(line["id"] for line in lines)
 

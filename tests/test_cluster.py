@@ -12,7 +12,16 @@ import pytest
 from localsumm import create_summarization_scorer, run_evals
 from localsumm.runs.cluster import RaySettings, WorkItem, shard
 
-from .conftest import SMALL, SOURCE, SUMMARY, interrupt_after_first_line, run_cli
+from .conftest import (
+    SMALL,
+    SOURCE,
+    SUMMARY,
+    assert_refused,
+    interrupt_after_first_line,
+    quick_eval_files,
+    run_cli,
+    second_writer,
+)
 
 OTHER_SUMMARY = "Harbor Lights Brewing makes beer in Portland, Maine."
 
@@ -169,3 +178,13 @@ def test_a_worker_without_the_model_stops_the_run_naming_its_node(data, tmp_path
 def test_more_workers_than_the_runtime_has_cpus_is_a_clear_error(data, tmp_path):
     done = run_cli("eval", str(data), "--out", str(tmp_path / "r.jsonl"), "--model", SMALL, "--ray", "--workers", "64")
     assert done.returncode == 2 and "lower --workers or --threads" in done.stderr, done.stderr
+
+
+def test_a_second_driver_on_the_same_out_is_refused(tmp_path):
+    """Only the driver writes the results file, and one driver at a time: a second is refused at once."""
+    data, questions = quick_eval_files(tmp_path, 4)
+    out = tmp_path / "ray.jsonl"
+    args = ["eval", str(data), "--out", str(out), "--model", SMALL, "--questions", str(questions), "--no-cache"]
+    second, pid = second_writer([*args, "--ray", "--workers", "1"], out, [*args, "--resume", "--ray", "--workers", "1"])
+    assert_refused(second, pid)
+    assert sorted(_lines(out)) == [f"i{k}" for k in range(4)]  # each id once

@@ -107,3 +107,40 @@ def test_terminal_output_shows_hostile_text_as_itself():
     shown = buffer.getvalue()
     assert "\x1b[2J" not in shown and "\x1b]0;" not in shown and "\x07" not in shown
     assert "\\x1b[2J" in shown and "[bold red]in 2021[/]" in shown and "[red]founded[/]" in shown
+
+
+def test_report_marks_each_source_sentence_and_links_each_verdict_to_it(tmp_path):
+    import html
+
+    from localsumm.text import pieces
+
+    source = SOURCE + "\n\nIt said <b>cheers</b> & left."
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "a", "source": source, "summary": SUMMARY}) + "\n")
+    judge = ScriptedJudge(
+        questions=["Did it open a brewery in Burlington?", "Did Foghorn IPA win a gold medal?"],
+        claim_probabilities=[0.9, 0.9, 0.1],  # the summary's sentences: the third (sold in 2021) is not supported
+        question_probabilities=[0.1, 0.9],
+    )
+    out = tmp_path / "results.jsonl"
+    evaluate_file(data, out, model=judge)
+    page = tmp_path / "report.html"
+    write_report(out, page)
+    item = chromium("--dump-dom", page.as_uri(), tmp_path=tmp_path).split('<section class="item">')[1]
+    assert '<mark class="unsupported">The company was sold to a national beverage group in 2021.</mark>' in item
+    # Every sentence of the source is marked, by the offsets of the result, and the marks cut nothing.
+    spans = re.findall(r'<span id="i1-s(\d+)" class="(\w+)" title="([^"]*)">(.*?)</span>', item)
+    assert [html.unescape(text) for *_, text in spans] == [source[a:b] for a, b in pieces(source)]
+    pre = re.search(r'<pre class="source">(.*?)</pre>', item, re.DOTALL).group(1)
+    assert html.unescape(re.sub(r"<[^>]+>", "", pre)) == source
+    marks = {int(i): (kind, title) for i, kind, title, _ in spans}
+    assert marks[0] == marks[1] == ("supports", "supports claim 1")  # the first claim joins sentences 1 and 2
+    assert marks[2] == ("misses", "left out of the summary; answers question 1 (missed)")
+    assert marks[3] == ("supports", "supports claim 2; answers question 2")
+    assert marks[4] == ("unsupported", "left out of the summary; closest to claim 3")  # "remains family-owned"
+    assert marks[7] == ("untouched", "left out of the summary")
+    assert "It said &lt;b&gt;cheers&lt;/b&gt; &amp; left." in item and "<b>" not in item
+    # Each claim and question links to its sentence (a fragment link: the page has no script).
+    assert 'p=0.90</span><a class="ev" href="#i1-s0">source sentence 1</a><a class="ev" href="#i1-s1">' in item
+    assert '✘ Did it open a brewery in Burlington?<span class="p">p=0.10</span><a class="ev" href="#i1-s2">' in item
+    assert "source (" in item and "5 sentences left out of the summary)" in item

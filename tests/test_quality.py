@@ -4,7 +4,9 @@ import json
 
 import pytest
 
-from localsumm.bench.quality import bigram_overlap, run_quality
+from localsumm.bench.items import bigram_overlap
+from localsumm.bench.quality import run_quality
+from localsumm.runs.results import read_results
 
 from .conftest import SOURCE, SUMMARY, run_cli
 from .scripted import ScriptedJudge
@@ -89,6 +91,19 @@ def test_a_claim_the_literal_check_refused_ranks_as_unsupported(tmp_path):
     assert by[("label_alignment", "all claims supported (threshold 0.5)", "balanced accuracy")] == pytest.approx(1.0)
 
 
+def test_a_verification_mode_is_measured_into_results_of_its_own(tmp_path):
+    data, rows = labelled(tmp_path)
+    judge = ScriptedJudge(questions=["Is it one?"], claim_probabilities=[0.9] * 100, evidence_probabilities=[0.8] * 400)
+    out = tmp_path / "out"
+    run_quality([data], out, model=judge)
+    run_quality([data], out, model=judge, verification="both")  # refused as a resume if it shared the file
+    whole, both = sorted(out.glob("toy.*.jsonl"))
+    assert (whole.name, both.name) == ("toy.scripted.jsonl", "toy.scripted.verification-both.jsonl")
+    [first, *_] = read_results(both)
+    assert first.result is not None and first.result.provenance.verification == "both"
+    assert first.result.preprocess_step_result.alignment[0].whole_probability == 0.9
+
+
 def test_bigram_overlap():
     assert bigram_overlap("the cat sat", "the cat sat on the mat") == 1.0
     assert bigram_overlap("the dog sat", "the cat sat on the mat") == 0.0
@@ -157,7 +172,8 @@ def test_the_chinese_set_is_what_its_rules_derive_and_each_edit_changes_one_sent
 
 
 def test_localsumm_is_compared_with_each_baseline_on_the_same_resamples():
-    from localsumm.bench.quality import Item, dataset_figures
+    from localsumm.bench.items import Item
+    from localsumm.bench.quality import dataset_figures
 
     # Coverage follows the label; length follows it less; bigram overlap runs against it.
     items = [

@@ -9,9 +9,9 @@ import pytest
 
 from localsumm.compare.systems import Settings, compare_files, compare_tables, gate, gate_files
 from localsumm.compare.tables import read_tables
-from localsumm.errors import ConfigError, InputError
+from localsumm.errors import ConfigError, InputError, LocalsummWarning
 from localsumm.runs.records import read_records
-from localsumm.runs.results import read_results
+from localsumm.runs.results import format_line, read_results
 from localsumm.summarization.questionset import source_sha256
 from localsumm.testing import assert_not_worse
 
@@ -76,7 +76,16 @@ def test_assert_not_worse_in_a_test(tmp_path):
         assert_not_worse(good, worse)
     assert_not_worse(good, worse, margin=0.5)
     with pytest.raises(InputError, match="one system per file"):
-        assert_not_worse(good, write(tmp_path / "two.jsonl", [line(0, "s", result(1, 1), system=s) for s in "ab"]))
+        assert_not_worse(
+            good, write(tmp_path / "two.jsonl", [line(0, "s", result(1, 1), system=s, id=s) for s in "ab"])
+        )
+
+
+def test_a_repeated_line_is_read_once_with_a_warning(tmp_path):
+    copy = [line(i, "s", result(x, y), system="b") for i, (x, y) in enumerate(WORSE)]
+    with pytest.warns(LocalsummWarning, match="1 line ignored"):
+        tables = read_tables([system_file(tmp_path / "a.jsonl", GOOD), write(tmp_path / "b.jsonl", copy + copy[:1])])
+    assert tables.values["score"].shape == (2, 8)
 
 
 def test_one_file_of_three_systems_averages_a_source_first_and_corrects_with_holm(tmp_path):
@@ -157,14 +166,15 @@ def test_bad_files_are_refused_with_what_to_do(tmp_path):
     a = system_file(tmp_path / "a.jsonl", GOOD)
     data = write(tmp_path / "data.jsonl", ['{"id": "x", "source": "s", "summary": "t"}'])
     one = [line(0, "s", result(1, 1), system="v1"), line(1, "s", result(1, 1), system="v1")]
-    twice = [line(0, "s", result(1, 1), system="v1"), line(0, "s", result(1, 1), system="v1")]
+    twice = [line(0, "s", result(1, 1), system="v1"), line(1, "s", result(1, 1), system="v1")]
+    twice += [format_line(json.loads(twice[0]), "d0", result=result(0.5, 0.5), run="another run")]
     half = [line(0, "s", result(1, 1), system="v1"), line(1, "s", result(1, 1))]
     unreadable = json.loads(line(0, "s", result(1, 1)))
     unreadable["localsumm"]["result"]["provenance"] = {"version": "0.0.1"}
     cases = {
         "no localsumm verdict": [a, data],
         "one system (v1)": [write(tmp_path / "one.jsonl", one)],
-        "id d0 of system v1 is on": [write(tmp_path / "twice.jsonl", twice)],
+        "different results for the same id": [a, write(tmp_path / "twice.jsonl", twice)],
         "has no system field": [write(tmp_path / "half.jsonl", half)],
         "another localsumm version": [a, write(tmp_path / "old.jsonl", [json.dumps(unreadable)])],
         "holds no results": [a, write(tmp_path / "empty.jsonl", [])],

@@ -15,11 +15,13 @@ import hashlib
 import json
 import sqlite3
 import time
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..config.paths import cache_root
+from ..errors import LocalsummWarning
 from ..protocol import Judge, JudgeCall, Messages, T, yes_probabilities
 from .grammar import parse
 
@@ -28,28 +30,114 @@ def default_cache_path() -> Path:
     return cache_root() / "judge-calls.sqlite3"
 
 
+BUSY_TIMEOUT = 60.0
+"""Seconds a process waits for another's write to the cache (SQLite's busy timeout) before giving up."""
+_BUSY, _CORRUPT, _NOTADB = 5, 11, 26  # SQLite's primary result codes
+
+
 class JudgeCallCache:
-    """A SQLite table of answers; safe to share between processes."""
+    """A SQLite table of answers, shared between processes: WAL (readers never wait for a writer) and a busy
+    timeout (writers wait for each other). Never the reason a run fails: a damaged file is set aside and
+    started afresh, and any other error turns the cache off for this process; each with one warning."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_cache_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, prompt TEXT NOT NULL, output TEXT NOT NULL, "
-            "created REAL NOT NULL)"
+        self._db: sqlite3.Connection | None = None
+        self._inode = 0
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = self._open()
+        except (sqlite3.Error, OSError) as e:
+            self._failed(e)
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        while True:
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, prompt TEXT NOT NULL, "
+                    "output TEXT NOT NULL, created REAL NOT NULL)"
+                )
+                break
+            except sqlite3.Error as e:
+                # Two processes opening a new file at once: the switch to WAL takes a lock that SQLite does not
+                # wait for (no busy timeout there), so one of them is told "database is locked". Try again.
+                if _code(e) != _BUSY or time.monotonic() > deadline:
+                    db.close()
+                    raise
+                time.sleep(0.01)
+        self._inode = self.path.stat().st_ino
+        return db
+
+    def _failed(self, error: sqlite3.Error | OSError) -> None:
+        """Rebuild a damaged file, else go on without the cache; say which, once."""
+        if isinstance(error, sqlite3.ProgrammingError):
+            raise error  # a bug of ours (e.g. a connection used from another thread), not a damaged cache
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        if not isinstance(error, sqlite3.Error) or _code(error) not in (_CORRUPT, _NOTADB):
+            _warn(f"the judge-call cache {self.path} cannot be used ({error}); scoring goes on without it")
+            return
+        aside = self._set_aside()
+        try:
+            self._db = self._open()
+        except (sqlite3.Error, OSError) as again:
+            _warn(
+                f"the judge-call cache {self.path} is damaged ({error}) and cannot be rebuilt ({again}); scoring "
+                "goes on without it"
+            )
+            return
+        _warn(
+            f"the judge-call cache {self.path} is damaged ({error}): moved to {aside.name} and started afresh; "
+            "scoring goes on, asking the judge what it held"
         )
 
+    def _set_aside(self) -> Path:
+        """Move the damaged file (and its WAL, which must not replay onto the new one) out of the way."""
+        aside = self.path.with_name(self.path.name + ".damaged")
+        try:
+            if self._inode and self.path.stat().st_ino != self._inode:
+                return aside  # another process has already set it aside and started the new one
+            for suffix in ("", "-wal", "-shm"):
+                source = self.path.with_name(self.path.name + suffix)
+                if source.exists():
+                    source.replace(aside.with_name(aside.name + suffix))
+        except OSError:
+            pass  # moved by another process meanwhile
+        return aside
+
     def get(self, key: str) -> tuple[str, str] | None:
-        row = self._db.execute("SELECT prompt, output FROM calls WHERE key = ?", (key,)).fetchone()
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT prompt, output FROM calls WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as e:
+            self._failed(e)
+            return None
         return None if row is None else (row[0], row[1])
 
     def put(self, key: str, prompt: str, output: str) -> None:
-        self._db.execute(
-            "INSERT OR REPLACE INTO calls (key, prompt, output, created) VALUES (?, ?, ?, ?)",
-            (key, prompt, output, time.time()),
-        )
+        if self._db is None:
+            return
+        try:
+            self._db.execute(
+                "INSERT OR REPLACE INTO calls (key, prompt, output, created) VALUES (?, ?, ?, ?)",
+                (key, prompt, output, time.time()),
+            )
+        except sqlite3.Error as e:
+            self._failed(e)
+
+
+def _code(error: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``error`` (its extended code's low byte)."""
+    return (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, LocalsummWarning, stacklevel=4)
 
 
 class CachedJudge:

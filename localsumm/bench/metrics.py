@@ -83,7 +83,7 @@ def roc_auc(scores: Values, labels: Values) -> float:
     return float(wins / (len(pos) * len(neg)))
 
 
-def balanced_accuracy(predicted: Sequence[bool], labels: Sequence[float]) -> float:
+def balanced_accuracy(predicted: Sequence[bool] | np.ndarray, labels: Values) -> float:
     p, y = np.asarray(predicted, bool), np.asarray(labels, float) >= 0.5
     if y.all() or not y.any():
         return math.nan

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import matplotlib
 
@@ -11,10 +11,8 @@ matplotlib.use("Agg")  # files only, never a window
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .items import BIGRAM_OVERLAP, WEAKEST_CLAIM, Item  # noqa: E402
 from .metrics import known  # noqa: E402
-
-if TYPE_CHECKING:
-    from .quality import Item
 
 
 def _roc(ax: Any, scores: list[float], labels: list[float], name: str) -> None:
@@ -51,8 +49,8 @@ def quality_plot(path: Path, dataset: str, items: list[Item], threshold: float) 
     if binary:
         ax = axes[0][-1]
         labels = known([i.label_alignment for i in aligned])
-        _roc(ax, [i.weakest_claim for i in aligned], labels, "weakest claim probability")
-        _roc(ax, [i.bigram_overlap for i in aligned], labels, "baseline: bigram overlap")
+        for predictor in (WEAKEST_CLAIM, BIGRAM_OVERLAP):
+            _roc(ax, predictor.values(aligned), labels, predictor.name)
         ax.plot([0, 1], [0, 1], color="grey", linewidth=0.5)
         ax.set(xlabel="false positive rate", ylabel="true positive rate", title=f"{dataset}: ROC")
         ax.legend(loc="lower right", fontsize=8)

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-import re
-import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,8 +25,8 @@ from ..runs.evaluate import evaluate_file
 from ..runs.questions import write_questions
 from ..runs.results import ResultLine, read_results
 from ..summarization.questionset import QuestionFile
-from ..text import tokens
 from . import metrics
+from .items import BASELINES, WEAKEST_CLAIM, Item, Predictor, items_from_results
 
 if TYPE_CHECKING:
     from ..runs.progress import Progress
@@ -52,87 +50,21 @@ class Figure:
     """Of those, where the predictor gave every summary the same value: counted as 0 for a correlation."""
 
 
-@dataclass(frozen=True)
-class Item:
-    """One scored item, reduced to what the measures need."""
-
-    doc: str
-    score: float
-    alignment: float
-    coverage: float
-    weakest_claim: float
-    """The smallest claim probability: a continuous alignment score for ROC curves."""
-    label_alignment: float | None
-    label_coverage: float | None
-    bigram_overlap: float
-    length: float
-    coverage_probability: float = 0.0
-    """The mean of the coverage verdicts' probabilities: a continuous coverage, measured beside the score's
-    count as a diagnostic (it is not the score)."""
+Statistic = Callable[[np.ndarray], float]
+"""A figure as a function of the items a bootstrap resample picks (their indices)."""
 
 
-def bigram_overlap(summary: str, source: str, *, split_punctuation: bool = False) -> float:
-    """Share of the summary's word bigrams found in the source: the lexical baseline for alignment. A CJK
-    character counts as a word (those scripts have no spaces), so the baselines mean the same there.
-
-    ``split_punctuation``: a word is a run of letters and digits, so a tokenised summary ("london , after") and
-    a raw source ("London, after") share their bigrams. SummEval's summaries are tokenised and its sources are
-    not, and whole tokens there miss every bigram beside a comma (``bench systems`` splits; ``bench quality``
-    keeps the definition its published figures use)."""
-
-    def bigrams(text: str) -> set[tuple[str, str]]:
-        if split_punctuation:
-            words = [w for token in tokens(text) for w in re.findall(r"\w+", token)]
-        else:
-            words = [w for w in tokens(text) if any(c.isalnum() for c in w)]
-        return set(zip(words, words[1:]))
-
-    mine = bigrams(summary)
-    return len(mine & bigrams(source)) / len(mine) if mine else 0.0
-
-
-def items_from_results(lines: list[ResultLine]) -> list[Item]:
-    """The scored lines of a results file (a dataset's records plus our verdicts)."""
-    items = []
-    for line in lines:
-        result = line.result
-        if result is None:
-            continue
-        source, summary = line.texts()
-        probabilities = [v.support for v in result.preprocess_step_result.alignment if v.probability is not None]
-        answers = [v.probability for v in result.analyze_step_result.coverage if v.probability is not None]
-        items.append(
-            Item(
-                doc=line.doc,
-                score=result.score,
-                alignment=result.alignment_score,
-                coverage=result.coverage_score,
-                weakest_claim=min(probabilities, default=0.0),
-                label_alignment=line.label_alignment,
-                label_coverage=line.label_coverage,
-                bigram_overlap=bigram_overlap(summary, source),
-                length=float(len(tokens(summary))),
-                coverage_probability=statistics.fmean(answers) if answers else 0.0,
-            )
-        )
-    return items
-
-
-def _pooled(measure: metrics.Measure, x: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], float]:
+def _pooled(measure: metrics.Measure, x: np.ndarray, y: np.ndarray) -> Statistic:
     """``measure`` on the items a bootstrap resample picks."""
     return lambda idx: measure(x[idx], y[idx])
 
 
-def _per_document(
-    measure: metrics.Measure, x: np.ndarray, y: np.ndarray, docs: np.ndarray
-) -> Callable[[np.ndarray], float]:
+def _per_document(measure: metrics.Measure, x: np.ndarray, y: np.ndarray, docs: np.ndarray) -> Statistic:
     """``measure`` within each document, averaged, on the items a bootstrap resample picks."""
     return lambda idx: metrics.per_document(measure, x[idx], y[idx], docs[idx].tolist())
 
 
-def _difference(
-    first: Callable[[np.ndarray], float], second: Callable[[np.ndarray], float]
-) -> Callable[[np.ndarray], float]:
+def _difference(first: Statistic, second: Statistic) -> Statistic:
     """``first`` minus ``second`` on the same resample: a paired comparison on the same items."""
     return lambda idx: first(idx) - second(idx)
 
@@ -144,145 +76,153 @@ MEASURES: dict[str, metrics.Measure] = {
 }
 
 
-def _figure(
-    dataset: str,
-    label: str,
-    predictor: str,
-    name: str,
-    measure: Callable[[np.ndarray], float],
-    n: int,
-    groups: Sequence[str] | None,
-    documents: tuple[int, int] | None = None,
-) -> Figure:
-    value = measure(np.arange(n))
-    low, high = metrics.bootstrap_ci(measure, n, groups=groups)
-    counted, constant = documents or (None, None)
-    return Figure(dataset, label, predictor, name, value, low, high, n, counted, constant)
+@dataclass(frozen=True)
+class HumanLabel:
+    """A human label, the predictors compared with it, and the correlations that measure their agreement."""
+
+    name: str
+    read: Callable[[Item], float | None]
+    """The item's label, or None where the dataset has none for it."""
+    predictors: tuple[Predictor, ...]
+    """localsumm's output (exactly one), the baselines and any diagnostics, in the order the figures list them."""
+    measures: tuple[str, ...]
+
+    @property
+    def ours(self) -> Predictor:
+        (ours,) = [p for p in self.predictors if p.kind == "localsumm"]
+        return ours
+
+    @property
+    def baselines(self) -> list[Predictor]:
+        return [p for p in self.predictors if p.kind == "baseline"]
+
+
+def _mean_label(item: Item) -> float | None:
+    """SummEval's mean rating: the mean of both labels, where an item has both."""
+    if item.label_alignment is None or item.label_coverage is None:
+        return None
+    return (item.label_alignment + item.label_coverage) / 2
+
+
+ALIGNMENT = HumanLabel(
+    "label_alignment",
+    lambda i: i.label_alignment,
+    (Predictor("alignment", lambda i: i.alignment, "localsumm"), *BASELINES),
+    ("spearman", "kendall"),
+)
+COVERAGE = HumanLabel(
+    "label_coverage",
+    lambda i: i.label_coverage,
+    (
+        Predictor("coverage", lambda i: i.coverage, "localsumm"),
+        *BASELINES,
+        Predictor(
+            "mean verdict probability (diagnostic, not the score)", lambda i: i.coverage_probability, "diagnostic"
+        ),
+    ),
+    ("pearson", "spearman"),
+)
+MEAN = HumanLabel(
+    "label_mean", _mean_label, (Predictor("score", lambda i: i.score, "localsumm"), *BASELINES), ("spearman", "kendall")
+)
+LABELS = (ALIGNMENT, COVERAGE, MEAN)
+"""In the order the figures list them."""
+
+
+@dataclass(frozen=True)
+class _Labelled:
+    """A dataset's items that have one label: what every figure of that label is measured on."""
+
+    dataset: str
+    label: HumanLabel
+    items: list[Item]
+    labels: list[float]
+    docs: list[str]
+
+    @classmethod
+    def of(cls, dataset: str, label: HumanLabel, items: list[Item]) -> _Labelled:
+        labelled = [i for i in items if label.read(i) is not None]
+        labels = metrics.known([label.read(i) for i in labelled])
+        return cls(dataset, label, labelled, labels, [i.doc for i in labelled])
+
+    def figure(
+        self, predictor: str, measure: str, statistic: Statistic, documents: tuple[int, int] | None = None
+    ) -> Figure:
+        """``statistic`` on all the items, with its interval; a per-document figure (one given the ``documents``
+        it rests on) resamples whole documents."""
+        n = len(self.labels)
+        value = statistic(np.arange(n))
+        low, high = metrics.bootstrap_ci(statistic, n, groups=None if documents is None else self.docs)
+        counted, constant = documents or (None, None)
+        return Figure(self.dataset, self.label.name, predictor, measure, value, low, high, n, counted, constant)
+
+    def statistics(self, measure: str, values: list[float]) -> tuple[Statistic, Statistic]:
+        """``measure`` of ``values`` against the labels: pooled over the items, and per document."""
+        x, y, d = np.asarray(values, float), np.asarray(self.labels, float), np.asarray(self.docs)
+        return _pooled(MEASURES[measure], x, y), _per_document(MEASURES[measure], x, y, d)
+
+    def correlations(
+        self, predictor: str, statistics: dict[str, tuple[Statistic, Statistic]], counted: tuple[int, int]
+    ) -> list[Figure]:
+        """For each measure, its pooled figure and its per-document one (resting on the documents ``counted``)."""
+        figures = []
+        for measure, (pooled, per_document) in statistics.items():
+            figures.append(self.figure(predictor, measure, pooled))
+            figures.append(self.figure(predictor, f"{measure} per document", per_document, counted))
+        return figures
+
+
+def _agreement(labelled: _Labelled, predictor: Predictor) -> list[Figure]:
+    """The predictor's correlations with the label."""
+    values = predictor.values(labelled.items)
+    statistics = {m: labelled.statistics(m, values) for m in labelled.label.measures}
+    counted = metrics.documents_counted(values, labelled.labels, labelled.docs)
+    return labelled.correlations(predictor.name, statistics, counted)
+
+
+def _versus(labelled: _Labelled, ours: Predictor, baseline: Predictor) -> list[Figure]:
+    """localsumm's correlations minus the baseline's, on the same bootstrap resamples: the paired difference and
+    its interval. Its per-document figures rest on the documents localsumm's own do."""
+    values, base_values = ours.values(labelled.items), baseline.values(labelled.items)
+    statistics = {}
+    for m in labelled.label.measures:
+        pooled, per_document = labelled.statistics(m, values)
+        base_pooled, base_per_document = labelled.statistics(m, base_values)
+        statistics[m] = (_difference(pooled, base_pooled), _difference(per_document, base_per_document))
+    counted = metrics.documents_counted(values, labelled.labels, labelled.docs)
+    return labelled.correlations(f"{ours.name} minus {baseline.name}", statistics, counted)
+
+
+def _classification(labelled: _Labelled, threshold: float) -> list[Figure]:
+    """For yes/no alignment labels: how well each continuous predictor ranks the consistent summaries first
+    (ROC-AUC), and localsumm's verdict "all claims supported" at the judge's threshold (balanced accuracy)."""
+    y = np.asarray(labelled.labels)
+    figures = [
+        labelled.figure(p.name, "ROC-AUC", _pooled(metrics.roc_auc, np.asarray(p.values(labelled.items)), y))
+        for p in (WEAKEST_CLAIM, *BASELINES)
+    ]
+    predicted = np.asarray([i.weakest_claim >= threshold for i in labelled.items])
+    figures.append(
+        labelled.figure(
+            f"all claims supported (threshold {threshold:g})",
+            "balanced accuracy",
+            lambda idx: metrics.balanced_accuracy(predicted[idx], y[idx]),
+        )
+    )
+    return figures
 
 
 def dataset_figures(dataset: str, items: list[Item], threshold: float) -> list[Figure]:
     """Every figure the dataset's labels allow, for localsumm and for the baselines."""
     figures: list[Figure] = []
-
-    def correlations(
-        label: str, subset: list[Item], labels: list[float], predictors: dict[str, list[float]], kinds: list[str]
-    ) -> None:
-        """Each predictor's agreement with ``labels``; then localsumm's (the first predictor) minus each
-        baseline's, on the same bootstrap resamples: the paired difference and its interval."""
-        docs = [i.doc for i in subset]
-        y = np.asarray(labels, float)
-        d = np.asarray(docs)
-        ours, ours_values = next(iter(predictors.items()))
-        counted = metrics.documents_counted(ours_values, labels, docs)
-        for predictor, values in predictors.items():
-            x = np.asarray(values, float)
-            for kind in kinds:
-                fn = MEASURES[kind]
-                figures.append(_figure(dataset, label, predictor, kind, _pooled(fn, x, y), len(y), None))
-                figures.append(
-                    _figure(
-                        dataset,
-                        label,
-                        predictor,
-                        f"{kind} per document",
-                        _per_document(fn, x, y, d),
-                        len(y),
-                        docs,
-                        metrics.documents_counted(values, labels, docs),
-                    )
-                )
-        x = np.asarray(ours_values, float)
-        for predictor, values in predictors.items():
-            if not predictor.startswith("baseline: "):
-                continue
-            b = np.asarray(values, float)
-            versus = f"{ours} minus {predictor}"
-            for kind in kinds:
-                fn = MEASURES[kind]
-                pooled = _difference(_pooled(fn, x, y), _pooled(fn, b, y))
-                per_document = _difference(_per_document(fn, x, y, d), _per_document(fn, b, y, d))
-                figures.append(_figure(dataset, label, versus, kind, pooled, len(y), None))
-                figures.append(
-                    _figure(dataset, label, versus, f"{kind} per document", per_document, len(y), docs, counted)
-                )
-
-    aligned = [i for i in items if i.label_alignment is not None]
-    if aligned:
-        labels = metrics.known([i.label_alignment for i in aligned])
-        correlations(
-            "label_alignment",
-            aligned,
-            labels,
-            {
-                "alignment": [i.alignment for i in aligned],
-                "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
-                "baseline: summary length": [i.length for i in aligned],
-            },
-            ["spearman", "kendall"],
-        )
-        if set(labels) <= {0.0, 1.0}:
-            y = np.asarray(labels)
-            for predictor, values in {
-                "weakest claim probability": [i.weakest_claim for i in aligned],
-                "baseline: bigram overlap": [i.bigram_overlap for i in aligned],
-                "baseline: summary length": [i.length for i in aligned],
-            }.items():
-                x = np.asarray(values)
-                figures.append(
-                    _figure(
-                        dataset,
-                        "label_alignment",
-                        predictor,
-                        "ROC-AUC",
-                        _pooled(metrics.roc_auc, x, y),
-                        len(y),
-                        None,
-                    )
-                )
-            predicted = np.asarray([i.weakest_claim >= threshold for i in aligned])
-            figures.append(
-                _figure(
-                    dataset,
-                    "label_alignment",
-                    f"all claims supported (threshold {threshold:g})",
-                    "balanced accuracy",
-                    lambda idx: metrics.balanced_accuracy(predicted[idx], y[idx]),
-                    len(y),
-                    None,
-                )
-            )
-    covered = [i for i in items if i.label_coverage is not None]
-    if covered:
-        correlations(
-            "label_coverage",
-            covered,
-            metrics.known([i.label_coverage for i in covered]),
-            {
-                "coverage": [i.coverage for i in covered],
-                "baseline: bigram overlap": [i.bigram_overlap for i in covered],
-                "baseline: summary length": [i.length for i in covered],
-                "mean verdict probability (diagnostic, not the score)": [i.coverage_probability for i in covered],
-            },
-            ["pearson", "spearman"],
-        )
-    both = [i for i in items if i.label_alignment is not None and i.label_coverage is not None]
-    if both:
-        correlations(
-            "label_mean",
-            both,
-            [
-                (a + c) / 2
-                for a, c in zip(
-                    metrics.known([i.label_alignment for i in both]), metrics.known([i.label_coverage for i in both])
-                )
-            ],
-            {
-                "score": [i.score for i in both],
-                "baseline: bigram overlap": [i.bigram_overlap for i in both],
-                "baseline: summary length": [i.length for i in both],
-            },
-            ["spearman", "kendall"],
-        )
+    for label in LABELS:
+        labelled = _Labelled.of(dataset, label, items)
+        if not labelled.items:
+            continue
+        figures += [f for p in label.predictors for f in _agreement(labelled, p)]
+        figures += [f for b in label.baselines for f in _versus(labelled, label.ours, b)]
+        if label is ALIGNMENT and set(labelled.labels) <= {0.0, 1.0}:  # yes/no labels (SummEdits): classified too
+            figures += _classification(labelled, threshold)
     return figures
 
 
@@ -379,6 +319,8 @@ def score_datasets(
             name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
         if options.scoring != "count":  # its own results: a folder may hold both rules' figures
             name += f".scoring-{options.scoring}"
+        if options.verification != "whole":  # likewise for the verification modes
+            name += f".verification-{options.verification}"
         results = out_dir / f"{name}.jsonl"
         evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, progress=progress)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.

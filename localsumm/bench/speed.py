@@ -37,6 +37,7 @@ grammar built from the same JSON schema (its own sampler, as
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
@@ -300,6 +301,56 @@ def _largest_difference(a: list[list[float]], b: list[list[float]]) -> float:
 LEVERS = {"verdicts side by side in one batch": "parallel", "prompt-lookup drafts in generation": "draft"}
 
 
+@dataclass(frozen=True)
+class _Timed:
+    """The items a run times and the verdict probabilities of its main timing: every other row times the same
+    items and is compared with these."""
+
+    model: str | None
+    chosen: list[dict[str, Any]]
+    later: list[dict[str, Any] | None]
+    probabilities: list[list[float]]
+
+    def again(self, name: str, options: Options) -> Lever:
+        """The same items timed again with ``options``, as a row beside the main timing."""
+        other, other_probabilities = _time_items(self.model, options, self.chosen, self.later)
+        seconds, later_seconds = [c.seconds for c in other], [c.later_seconds for c in other]
+        return Lever(name, seconds, later_seconds, _largest_difference(self.probabilities, other_probabilities))
+
+
+def _rows_beside(
+    judge: LlamaCppJudge, timed: _Timed, options: Options, questions: str | os.PathLike[str] | None, levers: bool
+) -> list[Lever]:
+    """With ``levers``, the items timed with each engine lever off; then with or without each setting whose cost
+    is read the same way."""
+    measured = []
+    for name, switch in LEVERS.items() if levers else ():
+        setattr(judge, switch, False)
+        try:
+            measured.append(timed.again(name, options))
+        finally:
+            setattr(judge, switch, True)
+    if options.key_facts:  # a setting, not an engine lever, but its cost is read the same way: without / with
+        measured.append(timed.again("key facts (a setting; below 1: their cost)", options.replace(key_facts=False)))
+    if questions is not None:  # a setting too: the same items asked a question file's questions
+        these = options.replace(questions=questions, questions_only=True)
+        measured.append(timed.again("with the question file (a setting; ratio = seconds with it / without)", these))
+    return measured
+
+
+def _claims_generation_costs(judge: LlamaCppJudge, summary: str) -> tuple[float, float, float]:
+    """Seconds per token generating the claims of ``summary``: with our grammar, without one, and with llama.cpp's
+    native grammar."""
+    bound = claims_bound(summary)
+    return generation_costs(
+        judge,
+        "claims",
+        claims_messages(summary),
+        claim_list(bound),
+        claims_token_budget(judge.count_tokens(summary), bound),
+    )
+
+
 def run_speed(
     data: Path,
     *,
@@ -307,13 +358,17 @@ def run_speed(
     items: int = 5,
     options: Options | None = None,
     levers: bool = True,
+    questions: str | os.PathLike[str] | None = None,
     **settings: object,
 ) -> SpeedReport:
     """The first summary of each of the first ``items`` sources (and a later one of each where the data has
-    it), timed; with ``levers``, the same again with each engine lever off. The judge-call cache is never used."""
+    it), timed, every question generated; with ``levers``, the same again with each engine lever off; with
+    ``questions`` (a question file), again asking its questions. The judge-call cache is never used."""
     options = make_options(options, **settings).replace(cache=False)
-    # The main timing generates every question; ``options.questions`` is timed as a row of its own.
-    questions, options = options.questions, options.replace(questions=None)
+    if options.questions is not None:
+        raise ConfigError(
+            "bench speed generates the questions it times: give a question file as questions=, timed apart"
+        )
     start = time.perf_counter()
     scorer = create_summarization_scorer(model, options=options)
     load = time.perf_counter() - start
@@ -323,34 +378,8 @@ def run_speed(
     drafted, kept = judge.drafts.drafted, judge.drafts.kept
     costs, probabilities = _time_items(model, options, chosen, later)
     drafted, kept = judge.drafts.drafted - drafted, judge.drafts.kept - kept
-    measured = []
-
-    def again(name: str, these: Options) -> None:
-        """The same items timed again with ``these`` options, as a row beside the main timing."""
-        other, other_probabilities = _time_items(model, these, chosen, later)
-        seconds, later_seconds = [c.seconds for c in other], [c.later_seconds for c in other]
-        measured.append(Lever(name, seconds, later_seconds, _largest_difference(probabilities, other_probabilities)))
-
-    for name, switch in LEVERS.items() if levers else ():
-        setattr(judge, switch, False)
-        try:
-            again(name, options)
-        finally:
-            setattr(judge, switch, True)
-    if options.key_facts:  # a setting, not an engine lever, but its cost is read the same way: without / with
-        again("key facts (a setting; below 1: their cost)", options.replace(key_facts=False))
-    if questions is not None:  # a setting too: the same items asked a question file's questions
-        these = options.replace(questions=questions, questions_only=True)
-        again("with the question file (a setting; ratio = seconds with it / without)", these)
-    summary = chosen[0]["summary"]
-    bound = claims_bound(summary)
-    constrained, unconstrained, native = generation_costs(
-        judge,
-        "claims",
-        claims_messages(summary),
-        claim_list(bound),
-        claims_token_budget(judge.count_tokens(summary), bound),
-    )
+    measured = _rows_beside(judge, _Timed(model, chosen, later, probabilities), options, questions, levers)
+    constrained, unconstrained, native = _claims_generation_costs(judge, chosen[0]["summary"])
     prompt_rate, generation_rate = bare_rates(judge, chosen[0]["source"])
     return SpeedReport(
         model=judge.info.name,

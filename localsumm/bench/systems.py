@@ -30,7 +30,7 @@ from ..files import json_object, read_text
 from ..runs.results import ResultLine
 from ..text import tokens
 from . import metrics
-from .quality import bigram_overlap
+from .items import bigram_overlap
 
 EXPERTS = {"relevance": "label_coverage", "consistency": "label_alignment", "mean rating": "label_mean"}
 """The experts' dimension and the label that holds it (SummEval's 1-5 means mapped to 0..1)."""

@@ -4,7 +4,8 @@ A comparison is paired only when every system's summaries of a source were judge
 same judge weights, prompts, localsumm version, recorded options and thresholds, and the same questions
 asked of that source. Anything else is refused with the first difference found, never averaged over.
 Sources are matched by the sha256 of their text; only the sources every system has are compared, and
-the others are named. Failed and unscorable items are left out and counted.
+the others are named. Failed and unscorable items are left out and counted. A file's repeated ids are
+``runs.results.read_results``'s: one line per id kept (with a warning), different results refused.
 """
 
 from __future__ import annotations
@@ -155,19 +156,6 @@ def _summary(
     return Summary(system, source, where, values, _setup(result), asked, result.provenance.engine)
 
 
-def _check_ids(rows: list[tuple[Path, str, ResultLine]]) -> None:
-    seen: dict[tuple[str, str | None], str] = {}
-    for path, system, line in rows:
-        key = (system, line.id)
-        here = f"{path}: line {line.number}"
-        if key in seen:
-            raise InputError(
-                f"id {line.id} of system {system} is on {seen[key]} and on {here}: each summary needs its own id "
-                "(remove the repeated line, or give it another id)"
-            )
-        seen[key] = here
-
-
 def _check_paired(summaries: list[Summary]) -> None:
     """Refuse summaries judged differently, or sources asked different questions."""
     first = summaries[0]
@@ -195,7 +183,6 @@ def read_tables(paths: list[Path], extra: Extra | None = None) -> Tables:
     files = [(path, _read(path)) for path in paths]
     _rename_clashes(files)
     rows = [(path, system, line) for path, named in files for system, line in named]
-    _check_ids(rows)
     counts: dict[str, dict[str, int]] = {"failed": defaultdict(int), "unscorable": defaultdict(int)}
     systems = list(dict.fromkeys(system for _, system, _ in rows))
     if len(systems) < 2:

@@ -28,6 +28,11 @@ RESPONSE_FORMATS: tuple[str, ...] = get_args(ResponseFormat)
 # probability that moves a little (another engine build) moves the score a little, not by a whole verdict.
 ScoringRule = Literal["count", "graded"]
 SCORING_RULES: tuple[str, ...] = get_args(ScoringRule)
+# What a claim is judged against. "whole": the source (or its windows), the only mode measured so far.
+# "evidence": each of its top sentences by shared words alone, keeping the best (MiniCheck's maximum over
+# chunks; short premises are what small verifiers judge best). "both": the mean of the two probabilities.
+Verification = Literal["whole", "evidence", "both"]
+VERIFICATIONS: tuple[str, ...] = get_args(Verification)
 
 
 def _whole(name: str, value: Any, minimum: int, *, optional: bool = False) -> None:
@@ -85,6 +90,12 @@ class Options:
         "(English).",
         recorded=True,
     )
+    verification: Verification = _setting(
+        "whole",
+        "What each claim is judged against: the 'whole' source; its 3 best-matching source sentences, each alone, "
+        "keeping the most supportive ('evidence'); or the mean of the two ('both'). Only 'whole' is measured.",
+        recorded=True,
+    )
 
     # -- where coverage's questions come from: recorded per result in provenance.questions --
     questions: str | os.PathLike[str] | None = _setting(
@@ -118,6 +129,8 @@ class Options:
             raise ConfigError(f"claims must be one of {', '.join(CLAIM_UNITS)}; got {self.claims!r}")
         if self.scoring not in SCORING_RULES:
             raise ConfigError(f"scoring must be one of {', '.join(SCORING_RULES)}; got {self.scoring!r}")
+        if self.verification not in VERIFICATIONS:
+            raise ConfigError(f"verification must be one of {', '.join(VERIFICATIONS)}; got {self.verification!r}")
         for name in ("literal_check", "question_check", "key_facts", "questions_only"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")

@@ -24,8 +24,12 @@ from rich.text import Text
 
 from ..runs.evaluate import EvalSummary
 from ..runs.questions import QuestionsSummary
-from ..summarization.result import SummarizationResult
-from ..text import printable
+from ..summarization.result import Evidence, SummarizationResult
+from ..text import printable, shorten
+
+# How much of a source sentence a line shows, and how many left-out sentences follow the coverage table.
+_EVIDENCE_CHARS = 100
+_LEFT_OUT_SHOWN = 5
 
 
 def _mark(ok: bool) -> Text:
@@ -36,9 +40,11 @@ def _p(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def _verdicts(
-    console: Console, title: str, columns: tuple[str, str], rows: list[tuple[str, bool, float | None]]
-) -> None:
+Row = tuple[str, bool, float | None, str]
+"""A verdict as a table shows it: its text, its mark, its probability, and a line under the text ("" for none)."""
+
+
+def _verdicts(console: Console, title: str, columns: tuple[str, str], rows: list[Row]) -> None:
     if not rows:
         return
     table = Table(title=title)
@@ -46,9 +52,41 @@ def _verdicts(
     table.add_column(columns[0])
     table.add_column(columns[1])
     table.add_column("p", justify="right")
-    for i, (text, ok, p) in enumerate(rows, 1):
-        table.add_row(str(i), Text(printable(text)), _mark(ok), _p(p))
+    for i, (text, ok, p, under) in enumerate(rows, 1):
+        cell = Text(printable(text))
+        if under:
+            cell.append("\n" + printable(under), style="dim")
+        table.add_row(str(i), cell, _mark(ok), _p(p))
     console.print(table)
+
+
+def _evidence_lines(evidence: list[Evidence]) -> str:
+    """The sentences a claim stands on, shortened: those shared words found, or the one the judge found most
+    supportive, with its probability."""
+    shown = evidence if evidence and evidence[0].ranked_by == "lexical" else evidence[:1]
+    lines = []
+    for e in shown:
+        judged = f" (p {e.probability:.2f} alone)" if e.probability is not None else ""
+        lines.append(f'↳ source sentence {e.index + 1}{judged}: "{shorten(e.text, _EVIDENCE_CHARS)}"')
+    return "\n".join(lines)
+
+
+def _left_out(console: Console, result: SummarizationResult) -> None:
+    """The source sentences nothing the summary kept points at, the first few of them shortened."""
+    left = result.analyze_step_result.left_out
+    if not left:
+        return
+    console.print(
+        Text(
+            f"Left out of the summary: {len(left)} source sentence{'s' if len(left) > 1 else ''} that no answered "
+            "question, key fact or supported claim points at"
+        )
+    )
+    for sentence in left[:_LEFT_OUT_SHOWN]:
+        shown = shorten(sentence.text, _EVIDENCE_CHARS)
+        console.print(Text(f"  {sentence.index + 1}. " + printable(shown), style="dim"))
+    if len(left) > _LEFT_OUT_SHOWN:
+        console.print(Text(f"  ... and {len(left) - _LEFT_OUT_SHOWN} more (--json lists them all)", style="dim"))
 
 
 def print_result(result: SummarizationResult, console: Console | None = None) -> None:
@@ -62,24 +100,26 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
     )
     console.print(header)
     console.print(Text(printable(result.reason)))
+    pre = result.preprocess_step_result
 
     _verdicts(
         console,
         "Claims (alignment: judged against the source)",
         ("claim", "supported"),
-        [(v.claim, v.supported, v.probability) for v in result.preprocess_step_result.alignment],
+        [(v.claim, v.supported, v.probability, _evidence_lines(v.evidence)) for v in pre.alignment],
     )
     _verdicts(
         console,
         "Questions (coverage: answered from the summary alone)",
         ("question", "answered"),
-        [(v.question, v.answered, v.probability) for v in result.analyze_step_result.coverage],
+        [(v.question, v.answered, v.probability, "") for v in result.analyze_step_result.coverage],
     )
+    _left_out(console, result)
     _verdicts(
         console,
         'Questions dropped (the source itself does not answer them "yes")',
         ("question", "source answers"),
-        [(v.question, False, v.probability) for v in result.preprocess_step_result.dropped_questions],
+        [(v.question, False, v.probability, "") for v in pre.dropped_questions],
     )
 
     if result.preprocess_step_result.highlights:

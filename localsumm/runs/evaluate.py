@@ -21,6 +21,7 @@ from ..summarization.questionset import DataSource, QuestionFile, load_question_
 from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer
 from .batch import ItemResult, run_evals
 from .journal import Journal, journal, refuse_unless_resumed
+from .lock import writes
 from .progress import Progress, Quiet
 from .records import Record, read_records
 from .results import (
@@ -53,6 +54,7 @@ class EvalSummary:
     """Each dimension's values over the scored items (score, alignment_score, coverage_score)."""
 
 
+@writes("out")  # one writer per file (runs.lock)
 def evaluate_file(
     data: Path,
     out: Path,

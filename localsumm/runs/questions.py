@@ -20,6 +20,7 @@ from ..summarization.plan import evaluation_language
 from ..summarization.questionset import QuestionFile, QuestionSet, is_reference, reference_question_set, source_sha256
 from ..summarization.scorer import SummarizationScorer, create_summarization_scorer
 from .journal import journal, refuse_unless_resumed
+from .lock import writes
 from .progress import Progress, Quiet
 from .records import Record, read_records
 
@@ -95,6 +96,7 @@ def reference_set(source: _Source, field: str, where: Path, judge: Judge | None 
         raise InputError(f"{at}: {e}") from None
 
 
+@writes("out")  # one writer per file (runs.lock)
 def write_questions(
     data: Path | None,
     out: Path,

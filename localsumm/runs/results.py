@@ -4,20 +4,25 @@
 its ``id``, and our verdict under one key of our own::
 
     {...the record..., "id": "a1", "localsumm": {"status": "scored", "error": null,
-     "source_sha256": "9f86...", "score": 0.5, "alignment_score": 1.0, "coverage_score": 0.5,
-     "scorable": true, "result": {...SummarizationResult.to_dict()...}}}
+     "run": "5f0c...", "source_sha256": "9f86...", "score": 0.5, "alignment_score": 1.0,
+     "coverage_score": 0.5, "scorable": true, "result": {...SummarizationResult.to_dict()...}}}
 
 ``source_sha256`` names the source as a question file does, so ``localsumm compare`` pairs the summaries
 of one source across systems and files (lines written before it existed: computed from the record).
 
-A failed or skipped item has ``"status": "failed"`` and its ``error``. Every
-reader (resume, the summary table, the HTML report, bench quality, calibrate,
-experiments) reads lines through :class:`ResultLine`, never by raw keys.
+A failed or skipped item has ``"status": "failed"`` and its ``error``. ``run``
+names the process that wrote the line. Every reader (resume, the summary table,
+the HTML report, bench quality, bench compare, calibrate, experiments) reads
+lines through :func:`read_results`, which keeps one line per id
+(:func:`unique_lines`), and :class:`ResultLine`, never by raw keys.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -27,7 +32,7 @@ from pydantic import ValidationError
 
 from .._version import __version__
 from ..config.options import Options
-from ..errors import InputError
+from ..errors import InputError, LocalsummWarning
 from ..files import json_object, read_text
 from ..summarization.inputs import resolve_source, resolve_summary
 from ..summarization.prompts import PROMPT_VERSION
@@ -36,13 +41,22 @@ from ..summarization.result import SummarizationResult
 
 KEY = "localsumm"
 DIMENSIONS = ("score", "alignment_score", "coverage_score")
+RUN = uuid.uuid4().hex[:16]
+"""This process's stamp on the lines it writes. A file has one writer at a time (``runs.lock``) and a run
+never writes an id twice except for an id its data repeats (a failed line), so lines of one id that share a
+stamp are one run's: the first is its result."""
 
 
 def format_line(
-    fields: dict[str, Any], id: str | None, *, error: str | None = None, result: SummarizationResult | None = None
+    fields: dict[str, Any],
+    id: str | None,
+    *,
+    error: str | None = None,
+    result: SummarizationResult | None = None,
+    run: str = RUN,
 ) -> str:
     """The line for one item: ``fields`` (the user's record) unchanged, plus our verdict."""
-    ours: dict[str, Any] = {"status": "failed" if error else "scored", "error": error}
+    ours: dict[str, Any] = {"status": "failed" if error else "scored", "error": error, "run": run}
     source = ResultLine(fields).texts()[0]
     ours["source_sha256"] = source_sha256(source) if source else None
     if result is not None and not error:
@@ -74,6 +88,12 @@ class ResultLine:
     @property
     def scored(self) -> bool:
         return self._ours.get("status") == "scored"
+
+    @property
+    def run(self) -> str | None:
+        """The process that wrote it (None in files written before lines named one)."""
+        run = self._ours.get("run")
+        return None if run is None else str(run)
 
     @property
     def error(self) -> str | None:
@@ -156,14 +176,83 @@ class ResultLine:
 
 
 def read_results(path: Path) -> list[ResultLine]:
-    """Every line of a results file; an error names the line that is not one of ours."""
+    """The lines of a results file, one per id (:func:`unique_lines`, whose warning says what it dropped); an
+    error names the line that is not one of ours."""
     lines = []
     for number, text in enumerate(read_text(str(path), "results").splitlines(), 1):
         if not text.strip():
             continue
         fields = json_object(text, f"{path}: line {number}", hint="; is it a localsumm eval results file?")
         lines.append(ResultLine(fields, number))
-    return lines
+    kept, warning = unique_lines(lines, str(path))
+    if warning is not None:
+        warnings.warn(warning, LocalsummWarning, stacklevel=2)
+    return kept
+
+
+_MEASURED = ("steps", "shared_steps", "model_path")
+"""What a result's provenance records of how a run went (seconds, tokens, cache hits, where the weights lay):
+two runs that judged an item alike differ there."""
+
+
+def _judged(line: ResultLine) -> dict[str, Any]:
+    """A line without what differs between two runs that judged alike: its run stamp and the measurements."""
+    ours = {k: v for k, v in line._ours.items() if k != "run"}
+    result = ours.get("result")
+    if isinstance(result, dict) and isinstance(result.get("provenance"), dict):
+        provenance = {k: v for k, v in result["provenance"].items() if k not in _MEASURED}
+        ours["result"] = {**result, "provenance": provenance}
+    return {**line.fields, KEY: ours}
+
+
+def _listed(items: list[str], shown: int = 4) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
+
+
+def _complete(group: list[ResultLine]) -> ResultLine:
+    """The first line of ``group`` that holds a result, else its first line."""
+    return next((line for line in group if line.scored), group[0])
+
+
+def unique_lines(lines: Sequence[ResultLine], where: str) -> tuple[list[ResultLine], str | None]:
+    """One line per id: the first complete one (the first that holds a result, else the first), and a warning
+    that says how many lines were dropped (None when none was).
+
+    A line is dropped when it judged its item as the kept one did (the same results written twice, e.g. by two
+    runs on one file) or was written by the same run (a record whose id the data repeats, reported as failed
+    before the first one's result). Lines that disagree and came from different runs are refused, naming the
+    ids and lines: no reader can tell which result is right, and counting both would count an item twice.
+    """
+    by_id: dict[str, list[ResultLine]] = {}
+    for line in lines:
+        if line.id is not None:
+            by_id.setdefault(line.id, []).append(line)
+    repeated = {key: group for key, group in by_id.items() if len(group) > 1}
+    conflicts = []
+    for key, group in repeated.items():
+        runs: dict[object, list[ResultLine]] = {}  # an unstamped line is a run of its own
+        for index, line in enumerate(group):
+            runs.setdefault(line.run if line.run is not None else index, []).append(line)
+        judged = [_judged(_complete(lines)) for lines in runs.values()]
+        if any(other != judged[0] for other in judged[1:]):
+            conflicts.append(f"{key} (lines {', '.join(str(line.number) for line in group)})")
+    if conflicts:
+        raise InputError(
+            f"{where} holds different results for the same id, from different runs: {_listed(conflicts)}; keep one "
+            "line per id, or score them again into a new --out"
+        )
+    if not repeated:
+        return list(lines), None
+    kept = {key: _complete(group) for key, group in by_id.items()}
+    later = [
+        f"{line.id} (line {line.number})" for key, group in repeated.items() for line in group if line is not kept[key]
+    ]
+    warning = (
+        f"{where} repeats ids written before: {len(later)} line{'s' * (len(later) > 1)} ignored, {_listed(later)}; "
+        "the first complete line of each id (its result, if one has) is kept"
+    )
+    return [line for line in lines if line.id is None or line is kept[line.id]], warning
 
 
 def done_ids(out: Path) -> set[str]:
@@ -217,8 +306,8 @@ def check_same_questions(out: Path, earlier: list[ResultLine], question_file: Qu
     now = question_file.sha256 if question_file else None
     for line in earlier:
         origin = line.result.provenance.questions  # type: ignore[union-attr]
-        was = origin.file_sha256 if origin is not None and origin.origin == "file" else None
-        generated = origin is None or origin.origin == "generated"
+        was = origin.file_sha256 if origin.origin == "file" else None
+        generated = origin.origin == "generated"
         if generated and question_file is not None and question_file.find(line.texts()[0]) is not None:
             raise InputError(
                 f"{out} holds results whose questions were generated (item {line.id}), and {question_file.path} "
@@ -226,17 +315,16 @@ def check_same_questions(out: Path, earlier: list[ResultLine], question_file: Qu
             )
         if was is not None and was != now:
             what = f"{question_file.path} (sha256 {now[:12]}...)" if question_file and now else "no question file"
-            read = origin.file if origin is not None else None
             raise InputError(
-                f"{out} holds results that read the question file {read} (sha256 {was[:12]}..., item {line.id}), "
-                f"and this run reads {what}: resume it with that file, or give this run its own --out"
+                f"{out} holds results that read the question file {origin.file} (sha256 {was[:12]}..., "
+                f"item {line.id}), and this run reads {what}: resume it with that file, or give this run its own --out"
             )
 
 
 def check_resumable(out: Path, earlier: list[ResultLine], options: Options) -> None:
     """A resumed file must not mix settings a result depends on (``Options.recorded``), nor pipelines (the
     package and prompt versions): its figures would describe neither. Results written before a setting
-    existed carry its old default."""
+    existed are read with what their version did (``SummarizationResult.from_stored``)."""
     wanted = options.recorded()
     pipeline = (__version__, PROMPT_VERSION)
     for line in earlier:

@@ -27,6 +27,8 @@ from ..text import language_name
 STEP_VERSIONS: dict[str, str] = {
     "claims": "2026-12-02.1",
     "alignment": "2026-11-30.4",
+    # The alignment prompt with one source sentence as the document (``verification`` "evidence" or "both").
+    "evidence": "2026-11-30.4",
     "questions": "2026-12-02.1",
     "coverage": "2026-11-30.4",
     "answerable": "2026-12-02.2",

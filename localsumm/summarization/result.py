@@ -8,11 +8,36 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from ..config.options import ClaimUnit, ScoringRule
+from ..config.options import ClaimUnit, ScoringRule, Verification
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+
+class SourceSentence(_Model):
+    """A sentence of the source, by its character offsets in the source as given: ``source[start:end] == text``
+    (the sentence without the whitespace around it). A sentence longer than 400 characters (a source with no
+    sentence ends) is cut into pieces at clause marks, each one of these."""
+
+    index: int
+    """Its position among the source's sentences (and pieces), from 0."""
+    start: int
+    end: int
+    text: str
+
+
+class Evidence(SourceSentence):
+    """A source sentence a verdict points at: where in the source its claim or question stands."""
+
+    lexical_score: float
+    """BM25 of the claim or question against the source's sentences (rare words shared count most; 0: none)."""
+    probability: float | None = None
+    """The judge's probability that this sentence alone supports the claim (``verification`` "evidence" or
+    "both"); None for a pointer found by words alone."""
+    ranked_by: Literal["lexical", "judge"] = "lexical"
+    """What put it first: shared words ("lexical": a pointer for the reader, not part of the verdict), or the
+    judge's probability ("judge")."""
 
 
 class AlignmentVerdict(_Model):
@@ -27,6 +52,13 @@ class AlignmentVerdict(_Model):
     unmatched: list[str] = []
     """Numbers and names of the claim found nowhere in the source (``literals``): a claim with any is
     not supported, whatever the judge's probability."""
+    evidence: list[Evidence] = []
+    """Where the claim stands in the source. With ``verification`` "whole": the sentence sharing most with it
+    (in the window that supports it, for a windowed source), lexical, or none if it shares no word. With
+    "evidence" or "both": the sentences the judge was asked about alone, the most supportive first."""
+    whole_probability: float | None = None
+    """With ``verification`` "both": the judge's probability against the whole source (its best window), which
+    ``probability`` averages with the best evidence sentence's. None otherwise."""
 
     @property
     def support(self) -> float:
@@ -41,6 +73,9 @@ class CoverageVerdict(_Model):
     reason: str
     probability: float | None = None
     """The judge's probability that the summary answers the question "yes"."""
+    evidence: list[Evidence] = []
+    """The source sentence that answers the question (or states the key fact), by shared words; none if the
+    question shares no word with the source. Found without the judge: coverage never sees the source."""
 
 
 class DroppedQuestion(_Model):
@@ -72,6 +107,9 @@ class PreprocessStepResult(_Model):
 
 class AnalyzeStepResult(_Model):
     coverage: list[CoverageVerdict]
+    left_out: list[SourceSentence] = []
+    """What the summary left out: the source's sentences that are the evidence of no answered question or key
+    fact and of no supported claim, in source order."""
 
 
 class SourceWindow(_Model):
@@ -146,6 +184,8 @@ class Provenance(_Model):
     """Whether questions and key facts the source does not answer "yes" were dropped."""
     key_facts: bool
     """Whether the source's key facts were asked beside its questions."""
+    verification: Verification
+    """What each claim was judged against: the "whole" source, its top "evidence" sentences alone, or "both"."""
     steps: list[StepStats]
     shared_steps: list[str] = []
     """Steps reused from an earlier evaluation in this process (e.g. the source's question set)."""
@@ -191,6 +231,7 @@ _BEFORE_THE_SETTING: dict[str, Any] = {
     "claims": "extracted",
     "question_check": False,
     "key_facts": False,
+    "verification": "whole",
     "questions": {"origin": "generated"},
 }
 

@@ -31,6 +31,7 @@ from ..protocol import Judge, Thresholds
 from . import prompts
 from .claims import judge_claims, summary_claims
 from .coverage import coverage_verdicts, questions_to_ask
+from .grounding import left_out, point_questions, source_sentences
 from .inputs import SourceExtractor, resolve_source, resolve_summary
 from .plan import Plan, plan_evaluation, source_windows
 from .questionset import ProvidedSet, QuestionFile, QuestionSet, QuestionSetProvider, load_question_file
@@ -104,7 +105,8 @@ class SummarizationScorer:
         empty = "summary" if not summary.strip() else "source" if not source.strip() else None
         thresholds = self.judge.info.thresholds
         if empty:
-            return self._result(summary_scores([], None, [], self.options, thresholds), [], None, [], log, None, empty)
+            scores = summary_scores([], None, [], self.options, thresholds)
+            return self._result(scores, [], None, AnalyzeStepResult(coverage=[]), log, None, empty)
         found = self.question_sets.lookup(source, questions)  # refused here, before any judge call
         plan = plan_evaluation(source, summary, self.judge, self.options.max_questions, self.options.key_facts)
         if found is not None:
@@ -113,13 +115,17 @@ class SummarizationScorer:
         # set's steps and the claim verdicts that follow share the source's prefix in the judge's KV cache.
         claims = summary_claims(self.judge, summary, self.options.claims, log, plan.language)
         asked = found or self.question_sets.generated(source, plan, log)
-        alignment = judge_claims(self.judge, plan.windows, claims, source, self.options.literal_check, log)
-        # The cap is on generated questions; a question set's are asked as they are.
-        cap = self.options.max_questions if asked.origin.origin == "generated" else None
-        qs = asked.question_set
+        options = self.options
+        alignment = judge_claims(
+            self.judge, plan.windows, claims, source, options.literal_check, log, options.verification
+        )
+        qs, cap = asked.question_set, asked.question_cap(options.max_questions)
         coverage = coverage_verdicts(self.judge, summary, questions_to_ask(qs.questions, cap, qs.key_facts), log)
+        sentences = source_sentences(source)
+        coverage = point_questions(sentences, coverage)
+        analyze = AnalyzeStepResult(coverage=coverage, left_out=left_out(sentences, alignment, coverage))
         scores = summary_scores(alignment, asked, coverage, self.options, thresholds)
-        return self._result(scores, alignment, asked, coverage, log, plan, None)
+        return self._result(scores, alignment, asked, analyze, log, plan, None)
 
     def question_set(self, source: str, summary: str = "", *, on_call: OnCall | None = None) -> QuestionSet:
         """The questions and key facts the judge writes for every summary of ``source``, as a question file keeps
@@ -134,8 +140,10 @@ class SummarizationScorer:
         """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
         log = StepLog(on_call)
         windows = source_windows(source, self.judge, self.options.max_questions)
-        alignment = judge_claims(self.judge, windows, claims, source, self.options.literal_check, log)
-        return alignment, coverage_verdicts(self.judge, summary, questions, log)
+        options = self.options
+        alignment = judge_claims(self.judge, windows, claims, source, options.literal_check, log, options.verification)
+        coverage = point_questions(source_sentences(source), coverage_verdicts(self.judge, summary, questions, log))
+        return alignment, coverage
 
     def spec(self) -> ScorerSpec:
         """How to build this scorer in another process (a Ray worker): from the model's name or path."""
@@ -156,13 +164,14 @@ class SummarizationScorer:
         scores: Scores,
         alignment: list[AlignmentVerdict],
         asked: ProvidedSet | None,
-        coverage: list[CoverageVerdict],
+        analyze: AnalyzeStepResult,
         log: StepLog,
         plan: Plan | None,
         empty: str | None,
     ) -> SummarizationResult:
         info, options = self.judge.info, self.options
         layout = plan.layout if plan else None
+        coverage = analyze.coverage
         reason = explain(
             scores, alignment, coverage, empty=empty, scale=options.scale, windows=layout, scoring=options.scoring
         )
@@ -181,7 +190,7 @@ class SummarizationScorer:
                 key_facts=qs.key_facts if qs else [],
                 key_facts_failed=asked.key_facts_failed if asked else [],
             ),
-            analyze_step_result=AnalyzeStepResult(coverage=coverage),
+            analyze_step_result=analyze,
             provenance=Provenance(
                 localsumm_version=__version__,
                 model=info.name,
@@ -216,7 +225,7 @@ def summary_scores(
         votes([v.supported for v in alignment], support, options.scoring, thresholds.alignment),
         qs.questions if qs else [],
         votes([v.answered for v in coverage], [v.probability for v in coverage], options.scoring, thresholds.coverage),
-        max_questions=options.max_questions if asked is None or asked.origin.origin == "generated" else None,
+        max_questions=asked.question_cap(options.max_questions) if asked else options.max_questions,
         scale=options.scale,
         key_facts=qs.key_facts if qs else [],
     )

@@ -7,14 +7,18 @@ reads the network).
 
 from .language import LANGUAGE_NAMES, detect_language, language_name
 from .numerals import number_keys
+from .rank import MAX_PIECE_CHARS, LexicalIndex, pieces
 from .segment import sentence_spans, sentences
 from .words import closest_sentence, content_words, printable, shorten, tokens, unique
 
 __all__ = [
     "LANGUAGE_NAMES",
+    "MAX_PIECE_CHARS",
+    "LexicalIndex",
     "detect_language",
     "language_name",
     "number_keys",
+    "pieces",
     "sentence_spans",
     "sentences",
     "closest_sentence",

@@ -123,6 +123,11 @@ class ProvidedSet:
     question_set: QuestionSet
     origin: QuestionSetOrigin
 
+    def question_cap(self, max_questions: int) -> int | None:
+        """How many of the set's questions coverage asks: ``max_questions`` of those the judge wrote in this run,
+        every one of a set given or read from a file (key facts are always all asked)."""
+        return max_questions if self.origin.origin == "generated" else None
+
     @property
     def key_facts_failed(self) -> list[str]:
         """Why the judge that wrote the set in this run got no key facts from (part of) the source."""
