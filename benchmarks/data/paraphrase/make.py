@@ -43,8 +43,7 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE.parent
 OUT = DATA / "paraphrase.stress.jsonl"
 ROSE = DATA / "rose.dev.jsonl"
-# The systems set is distributed beside the dev sets, not in this repository.
-SYSTEMS = Path(os.environ.get("LOCALSUMM_SYSTEMS_DEV", "/work/shared/data/summeval.systems.dev.jsonl"))
+SYSTEMS = Path(os.environ.get("LOCALSUMM_SYSTEMS_DEV", DATA / "summeval.systems.dev.jsonl"))
 WRITTEN = "2026-12-06"
 MAX_MEAN_OVERLAP = 0.35
 LENGTH_RATIO = (0.8, 1.2)
