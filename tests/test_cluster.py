@@ -40,10 +40,12 @@ def _records() -> list[dict[str, str]]:
 
 
 def _comparable(line: dict, *, history: bool = True) -> dict:
-    """A results line without what may differ between processes: timings and token costs; and, with
-    ``history=False``, the per-step costs altogether and whether the question set came from an earlier
-    summary (a restarted worker or a resumed run asks its first summary's questions again)."""
+    """A results line without what may differ between processes: timings and token costs, and the stamp of
+    the run that wrote it; and, with ``history=False``, the per-step costs altogether and whether the question
+    set came from an earlier summary (a restarted worker or a resumed run asks its first summary's questions
+    again)."""
     line = json.loads(json.dumps(line))
+    line["localsumm"].pop("run", None)
     result = line["localsumm"].get("result")
     if result and not history:
         result["provenance"].pop("shared_steps", None)

@@ -107,7 +107,7 @@ def test_a_source_edited_since_is_refused_with_both_hashes(tmp_path):
     with pytest.raises(InputError) as e:
         file.check_record(DataSource("r1", edited, "data.jsonl: line 4", required=False))
     text = str(e.value)
-    assert "record r1 has changed since" in text and "line 1" in text
+    assert "the source has changed since" in text and "line 1 was written for record r1" in text
     assert source_sha256(SOURCE)[:16] in text and source_sha256(edited)[:16] in text
     # another record: not in the file, and not required to be
     assert file.check_record(DataSource("r2", edited, "data.jsonl: line 5", required=False)) is None

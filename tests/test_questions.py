@@ -130,7 +130,7 @@ def test_eval_refuses_a_source_edited_since_its_questions_were_written(written, 
     edited = write_jsonl(tmp_path / "edited.jsonl", rows)
     done = run_cli("eval", str(edited), "--out", str(tmp_path / "out.jsonl"), "--questions", str(questions), *SMALL)
     assert done.returncode == 3, done.stderr
-    assert f"line 3: the source of record {rows[2]['id']} has changed since" in done.stderr
+    assert f"line 3 (id {rows[2]['id']}): the source has changed since" in done.stderr
     assert source_sha256(rows[2]["source"])[:16] in done.stderr
     assert not (tmp_path / "out.jsonl").exists()
 

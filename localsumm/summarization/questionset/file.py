@@ -96,8 +96,8 @@ class QuestionFile:
         if found is None and item.record_id is not None and item.record_id in self.by_id:
             qs, number = self.by_id[item.record_id]
             raise InputError(
-                f"{item.where}: the source of record {item.record_id} has changed since {self.path} line {number} "
-                f"was written for it (sha256 {qs.source_sha256[:16]}... in the file, "
+                f"{item.where}: the source has changed since {self.path} line {number} was written for record "
+                f"{item.record_id} (sha256 {qs.source_sha256[:16]}... in the file, "
                 f"{source_sha256(item.source)[:16]}... now); write its questions again with `localsumm questions`, "
                 "or edit the line's source_sha256 if they still hold"
             )
