@@ -6,6 +6,7 @@ a missing model fails the run with the command to fix it, it is never skipped.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -22,6 +24,17 @@ import pytest
 from localsumm.errors import ModelError
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script(relative: str) -> ModuleType:
+    """A script of the repository (not a package module), imported by its path."""
+    path = ROOT / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 # Thresholds calibrated on this machine (`localsumm calibrate`) must not change what tests see.
 os.environ["LOCALSUMM_CONFIG"] = tempfile.mkdtemp(prefix="localsumm-config-")

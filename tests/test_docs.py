@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, load_script
 
 
 def _cli_reference() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cli_reference", ROOT / "scripts" / "cli_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/cli_reference.py")
 
 
 def test_cli_reference_is_current() -> None:

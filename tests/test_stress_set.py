@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 from collections.abc import Callable
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from .conftest import load_script
 
 
 def _make() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_paraphrase", ROOT / "benchmarks/data/paraphrase/make.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/data/paraphrase/make.py")
 
 
 def test_the_stress_set_passes_its_checks() -> None:
