@@ -1,0 +1,148 @@
+"""Why do copying summarizers win coverage? Length, position and salience on the systems set (issue 47).
+
+Lab script, not product: reads one ``localsumm eval`` results file of
+``benchmarks/data/summeval.systems.dev.jsonl`` (every system asked one question file) and prints
+
+1. per system: the experts' relevance, mean coverage, mean coverage-verdict probability, length, bigram overlap;
+2. Kendall tau over the 16 systems of coverage (and of the mean verdict probability) with relevance,
+   bigram overlap and length;
+3. the extractive - abstractive coverage gap, with document fixed effects, alone and with length and
+   bigram overlap beside it: how much of the gap do they account for;
+4. position: the share of questions whose evidence sentence is in the source's lead (first 3
+   sentences), and each group's answer rate on lead and later questions;
+5. salience: per question, whether the 11 reference summaries state its content words (a lexical
+   proxy: at least half of the question's content words in one reference), and each group's answer
+   rate on salient and other questions.
+
+    python benchmarks/coverage_diagnosis.py systems.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import defaultdict
+
+import numpy as np
+from localsumm.bench.metrics import kendall
+
+from localsumm.bench.items import bigram_overlap
+
+EXTRACTIVE = {"M0", "M1", "M2", "M5"}
+LEAD = 3
+STOP = set(
+    "a an the of to in on at for by with from and or but is was were are be been did does do has have had "
+    "will would can could that this these those it its he she they his her their who what when where how "
+    "as after before over into about than then there any not no yes".split()
+)
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def content(text: str) -> set[str]:
+    return {w for w in words(text) if w not in STOP and len(w) > 2}
+
+
+def load(path: str) -> list[dict]:
+    lines = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    return [r for r in lines if r["localsumm"]["status"] == "scored" and r["localsumm"]["scorable"]]
+
+
+def verdicts(r: dict) -> list[dict]:
+    return r["localsumm"]["result"]["analyze_step_result"]["coverage"]
+
+
+def item_table(rows: list[dict]) -> dict[str, np.ndarray]:
+    t: dict[str, list] = defaultdict(list)
+    for r in rows:
+        v = verdicts(r)
+        t["system"].append(r["meta"]["system"])
+        t["doc"].append(r["meta"]["doc_id"])
+        t["relevance"].append(r["meta"]["expert_mean_relevance_1to5"])
+        t["coverage"].append(r["localsumm"]["coverage_score"])
+        t["probability"].append(float(np.mean([x["probability"] for x in v])) if v else np.nan)
+        t["length"].append(len(words(r["summary"])))
+        t["bigram"].append(bigram_overlap(r["summary"], r["source"], split_punctuation=True))
+    return {k: np.array(v) for k, v in t.items()}
+
+
+def system_means(t: dict[str, np.ndarray]) -> tuple[list[str], dict[str, np.ndarray]]:
+    systems = sorted(set(t["system"]), key=lambda s: int(s[1:]))
+    keys = ["relevance", "coverage", "probability", "length", "bigram"]
+    return systems, {k: np.array([t[k][t["system"] == s].mean() for s in systems]) for k in keys}
+
+
+def fixed_effects_gap(t: dict[str, np.ndarray], covariates: list[str]) -> float:
+    """The extractive coefficient of coverage ~ extractive + covariates, with one intercept per document."""
+    docs = sorted(set(t["doc"]))
+    x = [np.isin(t["system"], list(EXTRACTIVE)).astype(float)]
+    x += [(t[c] - t[c].mean()) / t[c].std() for c in covariates]
+    x += [(t["doc"] == d).astype(float) for d in docs]
+    coef, *_ = np.linalg.lstsq(np.column_stack(x), t["coverage"], rcond=None)
+    return float(coef[0])
+
+
+def question_rows(rows: list[dict]) -> list[dict]:
+    """One row per (summary, question): its group, the position of its evidence, its salience, answered."""
+    out = []
+    for r in rows:
+        refs = [content(ref) for ref in r["meta"]["reference_summaries"]]
+        for v in verdicts(r):
+            ev = v.get("evidence") or []
+            q = content(v["question"])
+            salient = bool(q) and max(len(q & ref) / len(q) for ref in refs) >= 0.5
+            out.append(
+                {
+                    "group": "extractive" if r["meta"]["system"] in EXTRACTIVE else "abstractive",
+                    "lead": bool(ev) and ev[0]["index"] < LEAD,
+                    "salient": salient,
+                    "answered": v["answered"],
+                    "probability": v["probability"],
+                }
+            )
+    return out
+
+
+def rate(rows: list[dict], **where: object) -> str:
+    sel = [r for r in rows if all(r[k] == v for k, v in where.items())]
+    if not sel:
+        return "-"
+    return f"{np.mean([r['answered'] for r in sel]):.2f} (p {np.mean([r['probability'] for r in sel]):.2f}, n {len(sel)})"
+
+
+def main(path: str) -> None:
+    rows = load(path)
+    t = item_table(rows)
+    systems, m = system_means(t)
+    print(f"{path}: {len(rows)} scored items, {len(set(t['doc']))} documents, {len(systems)} systems\n")
+    print("| system | kind | relevance | coverage | verdict p | length | bigram |\n|---|---|---:|---:|---:|---:|---:|")
+    for i in np.argsort(-m["relevance"]):
+        kind = "extractive" if systems[i] in EXTRACTIVE else "abstractive"
+        print(
+            f"| {systems[i]} | {kind} | {m['relevance'][i]:.2f} | {m['coverage'][i]:.3f} | "
+            f"{m['probability'][i]:.3f} | {m['length'][i]:.0f} | {m['bigram'][i]:.2f} |"
+        )
+    print("\nKendall tau over systems")
+    for ours in ("coverage", "probability"):
+        for other in ("relevance", "bigram", "length"):
+            print(f"  {ours} ~ {other}: {kendall(m[ours], m[other]):.2f}")
+    print(f"  relevance ~ bigram: {kendall(m['relevance'], m['bigram']):.2f}")
+    print(f"  relevance ~ length: {kendall(m['relevance'], m['length']):.2f}")
+    print("\nextractive - abstractive coverage, document fixed effects (covariates standardised)")
+    for cov in ([], ["length"], ["bigram"], ["length", "bigram"]):
+        print(f"  + {cov or 'nothing'}: {fixed_effects_gap(t, cov):+.3f}")
+    q = question_rows(rows)
+    print("\nanswer rate (mean verdict probability, n) by group")
+    for key in ("lead", "salient"):
+        share = np.mean([r[key] for r in q if r["group"] == "extractive"])
+        print(f"  share of questions {key}: {share:.2f}")
+        for val in (True, False):
+            cells = [rate(q, group=g, **{key: val}) for g in ("extractive", "abstractive")]
+            print(f"  {key}={val}: extractive {cells[0]}; abstractive {cells[1]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
