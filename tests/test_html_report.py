@@ -225,3 +225,18 @@ def test_compare_writes_the_panel_with_html(tmp_path):
     assert "<title>localsumm compare: old.jsonl, new.jsonl</title>" in shown and shown.count('<rect class="mean"') == 6
     assert "<li>new does not answer &#x27;Q4?&#x27;, which old answers</li>" in shown
     assert "<script" not in shown and "http" not in shown.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_the_panel_without_intervals_says_why(tmp_path):
+    from localsumm.compare.systems import compare_tables
+    from localsumm.compare.tables import read_tables
+    from localsumm.reports.panel import systems_panel
+
+    from .systems_data import system_file
+
+    tables = read_tables(
+        [system_file(tmp_path / "a.jsonl", [(1.0, 1.0)] * 3), system_file(tmp_path / "b.jsonl", [(1.0, 0.5)] * 3)]
+    )
+    shown = systems_panel(compare_tables(tables), tables)
+    assert shown.count('<rect class="mean"') == 6 and '<g class="interval"' not in shown
+    assert "no intervals: 3 shared sources" in shown and "<td>1.00</td>" not in shown and "1.00</td>" in shown
