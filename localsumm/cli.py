@@ -290,7 +290,8 @@ def report(
     results: Path = typer.Argument(..., help="A results JSONL written by localsumm eval."),
     html_out: Path = typer.Option(..., "--html", help="The self-contained HTML page to write."),
 ) -> None:
-    """Render eval results as one self-contained HTML page."""
+    """Render eval results as one self-contained HTML page; results of two or more systems (a system field) get the
+    systems panel of `localsumm compare --html` at the top."""
     try:
         from .reports.html import write_report
 
@@ -323,23 +324,29 @@ def compare(
         "permutation test agrees at 2.5%), else 0.",
     ),
     margin: float = typer.Option(0.0, "--margin", help="With --fail-if-worse: the score drop that is tolerated."),
+    html_out: Path | None = typer.Option(
+        None,
+        "--html",
+        help="Also write a self-contained HTML page: the systems with interval bars, and for each pair the sources "
+        "where they differ most, with the verdicts that differ.",
+    ),
 ) -> None:
     """Which summarizer is better: systems ranked over the sources they share, with 95% intervals from resampling
     sources, and paired differences with permutation p-values (Holm-corrected for more than two systems)."""
     try:
-        from .compare.systems import Gate, Settings, compare_files, gate_files
+        from .compare.systems import Settings, compare_paths
 
         settings = Settings(seed=seed, resamples=resamples, permutations=permutations)
-        verdict: Gate | None = None
-        if not fail_if_worse:
-            comparison = compare_files(results, settings)
-        elif len(results) == 2:
-            comparison, verdict = gate_files(results[0], results[1], margin, settings)
-        else:
-            raise ConfigError(f"--fail-if-worse compares two files, a baseline then a candidate; got {len(results)}")
+        tables, comparison, verdict = compare_paths(results, settings, fail_if_worse=fail_if_worse, margin=margin)
+        if html_out is not None:
+            from .reports.html import write_comparison
+
+            write_comparison(comparison, tables, "localsumm compare: " + ", ".join(p.name for p in results), html_out)
     except LocalsummError as e:
         _fail(e)
         return
+    if html_out is not None:
+        typer.echo(f"wrote {html_out}", err=True)
     if as_json:
         typer.echo(comparison.to_json())
     else:

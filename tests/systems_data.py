@@ -19,10 +19,20 @@ QUESTIONS = ["Q1?", "Q2?", "Q3?", "Q4?"]
 
 
 def result(
-    alignment: float, coverage: float, *, questions: list[str] = QUESTIONS, scorable: bool = True, **provenance: Any
+    alignment: float,
+    coverage: float,
+    *,
+    questions: list[str] = QUESTIONS,
+    claims: list[str] | None = None,
+    scorable: bool = True,
+    **provenance: Any,
 ) -> SummarizationResult:
-    """A result whose alignment and coverage are ``alignment`` and ``coverage`` (multiples of 1/4)."""
-    claims = [results.AlignmentVerdict(claim=f"c{i}", supported=i < alignment * 4, reason="") for i in range(4)]
+    """A result whose alignment and coverage are ``alignment`` and ``coverage`` (multiples of 1/4): the first
+    claims are supported, the first questions answered."""
+    texts = claims or [f"c{i}" for i in range(4)]
+    made = [
+        results.AlignmentVerdict(claim=c, supported=i < alignment * len(texts), reason="") for i, c in enumerate(texts)
+    ]
     answered = [i < coverage * len(questions) for i in range(len(questions))]
     asked = [results.CoverageVerdict(question=q, answered=a, reason="") for q, a in zip(questions, answered)]
     settings: dict[str, Any] = {
@@ -52,7 +62,7 @@ def result(
         alignment_score=alignment,
         coverage_score=coverage,
         scorable=scorable,
-        preprocess_step_result=results.PreprocessStepResult(alignment=claims, questions=questions),
+        preprocess_step_result=results.PreprocessStepResult(alignment=made, questions=questions),
         analyze_step_result=results.AnalyzeStepResult(coverage=asked),
         provenance=results.Provenance(**settings),
     )

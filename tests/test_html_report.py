@@ -144,3 +144,99 @@ def test_report_marks_each_source_sentence_and_links_each_verdict_to_it(tmp_path
     assert 'p=0.90</span><a class="ev" href="#i1-s0">source sentence 1</a><a class="ev" href="#i1-s1">' in item
     assert '✘ Did it open a brewery in Burlington?<span class="p">p=0.10</span><a class="ev" href="#i1-s2">' in item
     assert "source (" in item and "5 sentences left out of the summary)" in item
+
+
+PANEL_QUESTIONS = [
+    "Who chaired it?",
+    "Was the vote unanimous?",
+    "When is it due?",
+    "Did the council approve the budget?",
+]
+PANEL_CLAIMS = ["The council met.", "It approved the budget.", "The vote was 5-4.", "Taxes were cut."]
+
+
+def two_systems(path):
+    """Two systems of 6 sources in one file: A answers every question; B misses the budget question everywhere, one
+    more question on source 4, and states two unsupported claims on source 2."""
+    from .systems_data import line, result, write
+
+    lines = []
+    for doc in range(6):
+        a = result(1.0, 1.0, questions=PANEL_QUESTIONS, claims=PANEL_CLAIMS)
+        b = result(0.5 if doc == 2 else 1.0, 0.5 if doc == 4 else 0.75, questions=PANEL_QUESTIONS, claims=PANEL_CLAIMS)
+        lines.append(line(doc, f"summary A{doc}", a, system="A", id=f"A{doc}"))
+        lines.append(line(doc, f"summary B{doc}", b, system="B <i>new</i>", id=f"B{doc}"))
+    return write(path, lines)
+
+
+def test_the_systems_panel_renders_in_a_real_browser(tmp_path):
+    page = tmp_path / "report.html"
+    assert write_report(two_systems(tmp_path / "systems.jsonl"), page) == 12
+    dom = chromium("--dump-dom", page.as_uri(), tmp_path=tmp_path)
+    panel = dom.split('<section class="systems" id="systems">')[1].split("</section>")[0]
+    assert "2 systems on 6 shared sources, ranked by mean score" in panel
+    # A bar and an interval whisker per system and dimension, parsed by the browser as SVG.
+    assert panel.count('<rect class="mean"') == 6 and panel.count('<g class="interval"') == 6
+    assert '<td>1</td><td class="name">A</td><td><svg class="bar"' in panel
+    assert '<td class="name">B &lt;i&gt;new&lt;/i&gt;</td>' in panel and "<i>new</i></td>" not in panel
+    # The pair, its paired difference, and the sources where they differ most with the verdicts that differ.
+    head = "A − B &lt;i&gt;new&lt;/i&gt;: score +0.33 [+0.25, +0.42] · p 0.0323 · won/tied/lost 6/0/0"
+    assert f'<summary>{head} <span class="sig">significant</span></summary>' in panel
+    sources = re.findall(r'<div class="diff"><h4>(.*?)</h4>', panel)
+    b = "B &lt;i&gt;new&lt;/i&gt;"
+    assert sources == [f"A2: A 1.00 · {b} 0.50", f"A4: A 1.00 · {b} 0.50", f"A0: A 1.00 · {b} 0.75"]
+    said = "B &lt;i&gt;new&lt;/i&gt; does not answer 'Did the council approve the budget?', which A answers"
+    assert f"<li>{said}</li>" in panel
+    assert "<li>B &lt;i&gt;new&lt;/i&gt;'s claim 'Taxes were cut.' is unsupported</li>" in panel
+    assert "<li>B &lt;i&gt;new&lt;/i&gt; does not answer 'When is it due?', which A answers</li>" in panel
+    # The items follow, as in a one-system report.
+    assert dom.count('<section class="item">') == 12
+    screenshot = tmp_path / "panel.png"
+    chromium(f"--screenshot={screenshot}", "--window-size=1000,900", page.as_uri(), tmp_path=tmp_path)
+    assert screenshot.stat().st_size > 10_000
+
+
+def test_no_panel_for_one_system_and_a_note_when_systems_cannot_be_compared(results, tmp_path):
+    from localsumm.reports.html import render
+    from localsumm.runs.results import read_results
+
+    assert write_report(results, tmp_path / "one.html") == 3
+    assert 'class="systems"' not in (tmp_path / "one.html").read_text(encoding="utf-8")
+    path = two_systems(tmp_path / "systems.jsonl")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    unnamed = json.loads(lines[-1])
+    del unnamed["system"]
+    path.write_text("\n".join([*lines[:-1], json.dumps(unnamed)]) + "\n", encoding="utf-8")
+    write_report(path, tmp_path / "two.html")
+    shown = (tmp_path / "two.html").read_text(encoding="utf-8")
+    assert "systems not compared:" in shown and "has no system field" in shown
+    assert shown.count('<section class="item">') == 12 == render(read_results(path), "t").count('class="item"')
+
+
+def test_compare_writes_the_panel_with_html(tmp_path):
+    from .systems_data import system_file
+
+    a = system_file(tmp_path / "old.jsonl", [(1.0, 1.0)] * 3 + [(1.0, 0.75)] * 3)
+    b = system_file(tmp_path / "new.jsonl", [(1.0, 0.75)] * 3 + [(1.0, 0.5)] * 3)
+    page = tmp_path / "compare.html"
+    done = run_cli("compare", str(a), str(b), "--html", str(page), "--fail-if-worse")
+    assert done.returncode == 1 and f"wrote {page}" in done.stderr, done.stderr
+    shown = page.read_text(encoding="utf-8")
+    assert "<title>localsumm compare: old.jsonl, new.jsonl</title>" in shown and shown.count('<rect class="mean"') == 6
+    assert "<li>new does not answer &#x27;Q4?&#x27;, which old answers</li>" in shown
+    assert "<script" not in shown and "http" not in shown.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_the_panel_without_intervals_says_why(tmp_path):
+    from localsumm.compare.systems import compare_tables
+    from localsumm.compare.tables import read_tables
+    from localsumm.reports.panel import systems_panel
+
+    from .systems_data import system_file
+
+    tables = read_tables(
+        [system_file(tmp_path / "a.jsonl", [(1.0, 1.0)] * 3), system_file(tmp_path / "b.jsonl", [(1.0, 0.5)] * 3)]
+    )
+    shown = systems_panel(compare_tables(tables), tables)
+    assert shown.count('<rect class="mean"') == 6 and '<g class="interval"' not in shown
+    assert "no intervals: 3 shared sources" in shown and "<td>1.00</td>" not in shown and "1.00</td>" in shown

@@ -225,10 +225,30 @@ def gate_files(
     baseline: Path, candidate: Path, margin: float = 0.0, settings: Settings | None = None
 ) -> tuple[Comparison, Gate]:
     """The comparison of two results files of one system each, and the gate of the second against the first."""
-    tables = read_tables([baseline, candidate])
+    return gate_two_files(read_tables([baseline, candidate]), baseline, candidate, margin, settings)
+
+
+def gate_two_files(
+    tables: Tables, baseline: Path, candidate: Path, margin: float = 0.0, settings: Settings | None = None
+) -> tuple[Comparison, Gate]:
+    """:func:`gate_files` on the tables already read from ``[baseline, candidate]``."""
     if len(tables.systems) != 2:
         raise InputError(
             f"--fail-if-worse needs one system per file, and {baseline} and {candidate} hold "
             f"{len(tables.systems)}: {', '.join(tables.systems)}"
         )
     return gate(tables, tables.systems[0], tables.systems[1], margin, settings)
+
+
+def compare_paths(
+    paths: list[Path], settings: Settings | None = None, *, fail_if_worse: bool = False, margin: float = 0.0
+) -> tuple[Tables, Comparison, Gate | None]:
+    """``localsumm compare``: the tables of ``paths`` (kept for the HTML panel's verdicts), their comparison, and
+    with ``fail_if_worse`` the gate of the second file against the first."""
+    if fail_if_worse and len(paths) != 2:
+        raise ConfigError(f"--fail-if-worse compares two files, a baseline then a candidate; got {len(paths)}")
+    tables = read_tables(paths)
+    if not fail_if_worse:
+        return tables, compare_tables(tables, settings), None
+    comparison, verdict = gate_two_files(tables, paths[0], paths[1], margin, settings)
+    return tables, comparison, verdict

@@ -39,6 +39,7 @@ class Summary:
     """How it was judged: what must be equal for a paired comparison."""
     questions: tuple[tuple[str, ...], tuple[str, ...]]
     """The questions and key facts asked of its source."""
+    result: SummarizationResult
     engine: str | None = None
 
 
@@ -60,6 +61,8 @@ class Tables:
     """Per system: its sources that some other system lacks (named), left out of every figure."""
     notes: list[str] = field(default_factory=list)
     """What the reader should know but does not unpair the comparison (e.g. two engine builds)."""
+    results: dict[tuple[str, str], list[SummarizationResult]] = field(default_factory=dict)
+    """(system, shared source) -> the system's usable results of that source: the verdicts behind the means."""
 
 
 def _setup(result: SummarizationResult) -> tuple[tuple[str, Any], ...]:
@@ -153,7 +156,7 @@ def _summary(
         raise InputError(f"{where} has no source text to pair it by")
     values = {d: float(getattr(line, d)) for d in DIMENSIONS} | (extra(line) if extra else {})
     asked = (tuple(pre.questions), tuple(pre.key_facts))
-    return Summary(system, source, where, values, _setup(result), asked, result.provenance.engine)
+    return Summary(system, source, where, values, _setup(result), asked, result, result.provenance.engine)
 
 
 def _check_paired(summaries: list[Summary]) -> None:
@@ -211,9 +214,10 @@ def read_tables(paths: list[Path], extra: Extra | None = None) -> Tables:
 
 
 def _tabulate(systems: list[str], summaries: list[Summary], names: dict[str, str]) -> Tables:
-    by_cell: dict[tuple[str, str], list[dict[str, float]]] = defaultdict(list)
+    by_summary: dict[tuple[str, str], list[Summary]] = defaultdict(list)
     for s in summaries:
-        by_cell[(s.system, s.source)].append(s.values)
+        by_summary[(s.system, s.source)].append(s)
+    by_cell = {cell: [s.values for s in found] for cell, found in by_summary.items()}
     has = {system: {source for (sys_, source) in by_cell if sys_ == system} for system in systems}
     order = list(dict.fromkeys(s.source for s in summaries))
     shared = [source for source in order if all(source in has[system] for system in systems)]
@@ -229,4 +233,9 @@ def _tabulate(systems: list[str], summaries: list[Summary], names: dict[str, str
         for name in summaries[0].values
     }
     left_out = {system: [names[src] for src in order if src in has[system] and src not in shared] for system in systems}
-    return Tables(systems, shared, values, source_names={s: names[s] for s in shared}, left_out=left_out)
+    results = {
+        (system, source): [s.result for s in by_summary[(system, source)]] for system in systems for source in shared
+    }
+    return Tables(
+        systems, shared, values, source_names={s: names[s] for s in shared}, left_out=left_out, results=results
+    )

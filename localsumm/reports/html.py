@@ -1,7 +1,9 @@
 """``localsumm report``: one self-contained HTML page from a results file.
 
 Everything that comes from the data is passed through ``html.escape``; the page
-has no script, and its charts are SVG images embedded as data URIs. Each item's
+has no script, and its charts are SVG images embedded as data URIs (the systems
+panel's bars, ``panel.py``, inline SVG). Results of two or more systems (a
+``system`` field) get the systems panel at the top. Each item's
 source is shown with its sentences marked by what points at them (evidence
 offsets, checked against the record's source), and each claim and question links
 to its sentence by a fragment link.
@@ -12,11 +14,16 @@ from __future__ import annotations
 import base64
 import html
 import statistics
+import warnings
 from pathlib import Path
 from typing import Any
 
+from ..compare.systems import Comparison, compare_tables
+from ..compare.tables import Tables, read_tables
+from ..errors import InputError, LocalsummWarning
 from ..runs.results import ResultLine, read_results
 from ..summarization.result import AlignmentVerdict, CoverageVerdict, Evidence, SourceSentence, SummarizationResult
+from . import panel as systems
 
 DIMENSIONS = (("score", "score"), ("alignment_score", "alignment"), ("coverage_score", "coverage"))
 
@@ -199,7 +206,17 @@ def _item(line: ResultLine, item: int) -> str:
     return '<section class="item">' + "".join(body) + "</section>"
 
 
-def render(lines: list[ResultLine], title: str) -> str:
+def page(title: str, body: str) -> str:
+    """One self-contained page: its style inline, nothing fetched."""
+    return (
+        "<!doctype html><html lang=en><head><meta "
+        f"charset=utf-8><title>{_e(title)}</title><style>{_CSS}{systems.CSS}</style></head><body>"
+        f"<h1>{_e(title)}</h1>{body}</body></html>"
+    )
+
+
+def render(lines: list[ResultLine], title: str, panel: str = "") -> str:
+    """The report of ``lines``; ``panel`` (the systems panel, or a note why there is none) after the overview."""
     scored = [line.result for line in lines if line.result is not None]
     scale = max([r.provenance.scale for r in scored] or [1.0])
     rows, charts = [], []
@@ -212,20 +229,35 @@ def render(lines: list[ResultLine], title: str) -> str:
             charts.append(_histogram_svg(values, label, top=scale if key == "score" else 1.0))
     failed = len(lines) - len(scored)
     unscorable = sum(1 for r in scored if not r.scorable)
-    return (
-        "<!doctype html><html lang=en><head><meta "
-        f"charset=utf-8><title>{_e(title)}</title><style>{_CSS}</style></head><body>"
-        f"<h1>{_e(title)}</h1>"
+    return page(
+        title,
         f"<p>{len(lines)} items: {len(scored)} scored, {unscorable} unscorable, {failed} failed.</p>"
         f'<table class="overview"><tr><th></th><th>mean</th><th>median</th></tr>{"".join(rows)}</table>'
-        f'<div class="charts">{"".join(charts)}</div>'
-        + "".join(_item(line, n) for n, line in enumerate(lines, 1))
-        + "</body></html>"
+        f'<div class="charts">{"".join(charts)}</div>{panel}'
+        + "".join(_item(line, n) for n, line in enumerate(lines, 1)),
     )
+
+
+def _systems_panel(results: Path, lines: list[ResultLine]) -> str:
+    """The systems panel when the lines name two or more systems; a note when those cannot be compared."""
+    if len({line.system for line in lines if line.system is not None}) < 2:
+        return ""
+    try:
+        with warnings.catch_warnings():  # read again: read_results has already warned of repeated ids
+            warnings.simplefilter("ignore", LocalsummWarning)
+            tables = read_tables([results])
+        return systems.systems_panel(compare_tables(tables), tables)
+    except InputError as e:
+        return f'<section class="systems" id="systems"><p class="failed">systems not compared: {_e(e)}</p></section>'
 
 
 def write_report(results: Path, out: Path) -> int:
     """Render ``results`` (a localsumm eval JSONL) to ``out``; returns the number of items."""
     lines = read_results(results)
-    out.write_text(render(lines, f"localsumm report: {results.name}"), encoding="utf-8")
+    out.write_text(render(lines, f"localsumm report: {results.name}", _systems_panel(results, lines)), encoding="utf-8")
     return len(lines)
+
+
+def write_comparison(comparison: Comparison, tables: Tables, title: str, out: Path) -> None:
+    """``localsumm compare --html``: a page with the systems panel alone."""
+    out.write_text(page(title, systems.systems_panel(comparison, tables)), encoding="utf-8")

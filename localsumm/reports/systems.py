@@ -14,7 +14,8 @@ from ..text import printable
 _SHORT = {"score": "score", "alignment_score": "alignment", "coverage_score": "coverage"}
 
 
-def _cell(mean: float, interval: tuple[float, float] | None) -> str:
+def cell(mean: float, interval: tuple[float, float] | None) -> str:
+    """A mean and its interval, as the terminal table and the HTML panel show them."""
     return f"{mean:.2f}" if interval is None else f"{mean:.2f} [{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
@@ -38,7 +39,7 @@ def _systems_table(comparison: Comparison) -> Table:
     if excluded:
         table.add_column("excluded", justify="right", no_wrap=True)
     for rank, row in enumerate(comparison.systems, 1):
-        cells = [_cell(row.means[d], row.intervals[d]) for d in _SHORT]
+        cells = [cell(row.means[d], row.intervals[d]) for d in _SHORT]
         cells += [f"{row.failed} / {row.unscorable}"] if excluded else []
         table.add_row(str(rank), Text(printable(row.system)), *cells)
     return table
