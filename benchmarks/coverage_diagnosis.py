@@ -25,9 +25,9 @@ import sys
 from collections import defaultdict
 
 import numpy as np
-from localsumm.bench.metrics import kendall
 
 from localsumm.bench.items import bigram_overlap
+from localsumm.bench.metrics import kendall
 
 EXTRACTIVE = {"M0", "M1", "M2", "M5"}
 LEAD = 3
@@ -110,7 +110,9 @@ def rate(rows: list[dict], **where: object) -> str:
     sel = [r for r in rows if all(r[k] == v for k, v in where.items())]
     if not sel:
         return "-"
-    return f"{np.mean([r['answered'] for r in sel]):.2f} (p {np.mean([r['probability'] for r in sel]):.2f}, n {len(sel)})"
+    return (
+        f"{np.mean([r['answered'] for r in sel]):.2f} (p {np.mean([r['probability'] for r in sel]):.2f}, n {len(sel)})"
+    )
 
 
 def main(path: str) -> None:

@@ -1,0 +1,179 @@
+"""Coverage verdict wordings, pre-registered in preregistered/coverage-wording-2026-12-06.md (issue 47; lab).
+
+    python benchmarks/coverage_candidates.py ask C1 systems q.jsonl fit      # coverage probabilities, to exp/
+    python benchmarks/coverage_candidates.py ask C0 stress q.jsonl all
+    python benchmarks/coverage_candidates.py ask C0 realsumm - report
+    python benchmarks/coverage_candidates.py report
+
+``ask`` writes one line per item (its id, document, system and the probability of each question) to
+``exp/VARIANT.SET.jsonl``, resumable; C0 is asked under the product's own step name, so it reuses the
+judge-call cache of a ``localsumm eval`` with today's prompts. ``report`` prints the figures the
+pre-registration names, per half.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from localsumm.backends import open_judge
+from localsumm.backends.cache import CachedJudge, JudgeCallCache
+from localsumm.bench import metrics
+from localsumm.bench.calibrate import split_documents
+from localsumm.bench.items import bigram_overlap
+from localsumm.protocol import Messages, yes_probabilities
+from localsumm.summarization import prompts
+from localsumm.summarization.questionset.model import source_sha256
+
+DATA = Path(__file__).parent / "data"
+EXP = Path("exp")
+SETS = {
+    "systems": DATA / "summeval.systems.dev.jsonl",
+    "stress": DATA / "paraphrase.stress.jsonl",
+    "realsumm": DATA / "realsumm.dev.jsonl",
+    "rose": DATA / "rose.dev.jsonl",
+}
+OTHER_WORDS = (
+    'Does the summary give the information needed to answer the following question "yes"? It counts if the summary '
+    "says it in other words, more briefly or more generally, or writes names with other capitals. If the summary "
+    "does not say it, answer no. Answer with one word: yes or no."
+)
+EXAMPLES = (
+    '\n\nFor example, the summary "councillors voted through a 2m budget." answers "Did the council approve new '
+    'spending?" yes; the summary "the museum reopened after a fire." answers "Did the museum reopen in 1932?" no.'
+)
+TASKS = {
+    "C0": prompts.COVERAGE_TASK,
+    "C1": OTHER_WORDS + "\n\nQuestion:",
+    "C2": OTHER_WORDS + EXAMPLES + "\n\nQuestion:",
+}
+
+
+def messages(task: str, summary: str, question: str) -> Messages:
+    return [
+        {"role": "system", "content": prompts.SUMMARY_SYSTEM},
+        {"role": "user", "content": [prompts.fence("summary", summary) + "\n\n", task, " " + question]},
+    ]
+
+
+def records(name: str) -> list[dict]:
+    rows = [json.loads(line) for line in SETS[name].open(encoding="utf-8")]
+    return [r for r in rows if name != "stress" or r["meta"]["part"] == "pairs"]
+
+
+def questions_of(r: dict, name: str, files: dict[str, dict]) -> list[str]:
+    if name in ("systems", "stress"):
+        q = files[source_sha256(r["source"])]
+        return list(q["questions"]) + [prompts.fact_question(f) for f in q["key_facts"]]
+    facts = r["meta"]["keyfacts_scus"] if name == "realsumm" else r["meta"]["reference_acus"]
+    return [prompts.fact_question(f) for f in facts]
+
+
+def ask(variant: str, name: str, question_file: str, half: str) -> None:
+    versions = dict(prompts.STEP_VERSIONS)
+    step = "coverage" if variant == "C0" else f"coverage-{variant}"
+    if variant != "C0":
+        versions[step] = "candidate-2026-12-06"
+    judge = CachedJudge(open_judge(), JudgeCallCache(None), versions)
+    files = {}
+    if question_file != "-":
+        files = {q["source_sha256"]: q for q in map(json.loads, open(question_file, encoding="utf-8"))}
+    rows = records(name)
+    fit, report = split_documents([r["meta"]["doc_id"] for r in rows])
+    keep = {"fit": fit, "report": report, "all": fit | report}[half]
+    EXP.mkdir(exist_ok=True)
+    out = EXP / f"{variant}.{name}.jsonl"
+    done = {json.loads(line)["id"] for line in out.open()} if out.exists() else set()
+    with out.open("a", encoding="utf-8") as f:
+        for r in rows:
+            if r["meta"]["doc_id"] not in keep or r["id"] in done:
+                continue
+            qs = questions_of(r, name, files)
+            ps = [p for p, _ in yes_probabilities(judge, step, [messages(TASKS[variant], r["summary"], q) for q in qs])]
+            line = {"id": r["id"], "doc": r["meta"]["doc_id"], "system": r["meta"].get("system"), "p": ps}
+            f.write(json.dumps(line) + "\n")
+            f.flush()
+            print(r["id"], len(qs), file=sys.stderr)
+
+
+def load(variant: str, name: str) -> dict[str, list[float]]:
+    path = EXP / f"{variant}.{name}.jsonl"
+    if not path.exists():
+        return {}
+    return {x["id"]: x["p"] for x in map(json.loads, path.open())}
+
+
+def coverage(ps: list[float]) -> float:
+    return float(np.mean([p >= 0.5 for p in ps])) if ps else 0.0
+
+
+def systems_tau(variant: str, half: set[str]) -> tuple[float, float, float, int] | None:
+    """tau of mean coverage with relevance, with bigram overlap, and of relevance with bigram; documents."""
+    got = load(variant, "systems")
+    rows = [r for r in records("systems") if r["meta"]["doc_id"] in half and r["id"] in got]
+    docs = {r["meta"]["doc_id"] for r in rows}
+    if len(docs) < len(half):
+        return None
+    by: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+    for r in rows:
+        bigram = bigram_overlap(r["summary"], r["source"], split_punctuation=True)
+        by[r["meta"]["system"]].append((coverage(got[r["id"]]), r["label_coverage"], bigram))
+    m = np.array([np.mean(v, axis=0) for v in by.values()])
+    return (
+        metrics.kendall(m[:, 0], m[:, 1]),
+        metrics.kendall(m[:, 0], m[:, 2]),
+        metrics.kendall(m[:, 1], m[:, 2]),
+        len(docs),
+    )
+
+
+def stress_change(variant: str, half: set[str]) -> tuple[float, float, int] | None:
+    """Mean |coverage change| and mean verdict-probability change (rewrite - original) over the pairs."""
+    got = load(variant, "stress")
+    pairs: dict[str, dict[str, list[float]]] = defaultdict(dict)
+    for r in records("stress"):
+        if r["meta"]["doc_id"] in half and r["id"] in got:
+            pairs[r["meta"]["pair"]][r["meta"]["variant"]] = got[r["id"]]
+    both = [v for v in pairs.values() if len(v) == 2]
+    if not both:
+        return None
+    d_cov = [abs(coverage(v["paraphrase"]) - coverage(v["original"])) for v in both]
+    d_p = [float(np.mean(v["paraphrase"]) - np.mean(v["original"])) for v in both]
+    return float(np.mean(d_cov)), float(np.mean(d_p)), len(both)
+
+
+def facts_pearson(variant: str, name: str, half: set[str]) -> tuple[float, float, int] | None:
+    """Per-document and pooled Pearson of counted coverage with the label; documents."""
+    got = load(variant, name)
+    rows = [r for r in records(name) if r["meta"]["doc_id"] in half and r["id"] in got]
+    if not rows:
+        return None
+    x = np.array([coverage(got[r["id"]]) for r in rows])
+    y = np.array([r["label_coverage"] for r in rows])
+    docs = [r["meta"]["doc_id"] for r in rows]
+    return metrics.per_document(metrics.pearson, x, y, docs), metrics.pearson(x, y), len(set(docs))
+
+
+def report() -> None:
+    for half_name in ("fit", "report"):
+        print(f"## {half_name} half")
+        for variant in TASKS:
+            cells = []
+            for name in SETS:
+                fit, held = split_documents([r["meta"]["doc_id"] for r in records(name)])
+                half = fit if half_name == "fit" else held
+                figure = {"systems": systems_tau, "stress": stress_change}.get(name)
+                value = figure(variant, half) if figure else facts_pearson(variant, name, half)
+                cells.append(f"{name} {'-' if value is None else ' '.join(f'{v:.3f}' for v in value)}")
+            print(f"{variant}: " + " | ".join(cells))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "ask":
+        ask(*sys.argv[2:6])
+    else:
+        report()
