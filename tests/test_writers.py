@@ -108,6 +108,37 @@ def test_a_lock_left_by_a_dead_process_is_taken_over_with_a_warning(tmp_path):
     assert not lock_path(out).exists()
 
 
+def test_a_lock_whose_holders_process_id_was_reused_is_taken_over_with_a_warning(tmp_path):
+    """The holder died and its process id now names another, later process (here a sleeping child): filelock
+    tells them apart by the start time the marker records, takes the lock over, and the warning says why."""
+    out = tmp_path / "out.jsonl"
+    holder = hold(out)
+    marker = lock_path(out).read_text()
+    holder.send_signal(signal.SIGKILL)
+    holder.communicate()
+    later = subprocess.Popen(["sleep", "60"])
+    try:
+        lock_path(out).write_text(marker.replace(f"pid={holder.pid}\n", f"pid={later.pid}\n"))
+        reused = f"left locked by process {later.pid} on .*no longer running \\(process id {later.pid} now names"
+        with pytest.warns(LocalsummWarning, match=reused):
+            with one_writer(out):
+                assert f"pid={os.getpid()}\n" in lock_path(out).read_text()
+    finally:
+        later.kill()
+        later.wait()
+    assert not lock_path(out).exists()
+
+
+def test_a_lock_released_by_a_live_holder_is_taken_without_a_warning(tmp_path):
+    out = tmp_path / "out.jsonl"
+    holder = hold(out)
+    holder.communicate("")  # releases it and exits normally: nothing was left behind
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with one_writer(out):
+            pass
+
+
 def test_two_evals_on_one_out_as_in_the_issue_write_every_id_once(tmp_path):
     """One plain ``eval``, then one with ``--resume`` a moment later on the same --out (a relaunched or retried
     job): the second is refused at once, and the first writes each of the 6 ids once."""

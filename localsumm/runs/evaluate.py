@@ -88,7 +88,7 @@ def evaluate_file(
         valid_records = [r for r in records if r.error is None]
         question_file.check_data(question_file_sources(valid_records, valid, data, options.questions_only), data)
     scorer = build_scorer(model, options, question_file, ray) if valid else None
-    writer = ResultsWriter(out, earlier, valid)
+    writer = ResultsWriter(out, earlier, valid, str(data))
     if earlier and isinstance(scorer, SummarizationScorer):
         writer.check_judge(scorer.judge.info.name, scorer.judge.info.sha256)
     with journal(out, progress or Quiet(), "scoring", len(todo)) as lines:
@@ -134,8 +134,10 @@ def build_scorer(
 class ResultsWriter:
     """Writes each scored item's line as it finishes, and counts the judge's speed for the progress line."""
 
-    def __init__(self, out: Path, earlier: list[ResultLine], valid: list[Record]) -> None:
+    def __init__(self, out: Path, earlier: list[ResultLine], valid: list[Record], where: str = "data") -> None:
         self.out = out
+        self.where = where
+        """The data file, named with a failed item's line in its error."""
         self.earlier = earlier
         self.valid = valid
         self.lines: Journal | None = None
@@ -156,6 +158,9 @@ class ResultsWriter:
         if result is not None and not self.judge_checked:
             self.check_judge(result.provenance.model, result.provenance.model_sha256)
         error = "; ".join(item.errors.values()) or None
+        if error is not None:  # named by its line, as a record that could not be read is
+            error = f"{self.where}: line {record.line} (id {record.id}): {error}"
+            self.lines.progress.note("failed", error)
         for scored in item.scorer_results.values():
             steps = scored.provenance.steps
             self.tokens += sum(s.prompt_tokens + s.completion_tokens for s in steps)

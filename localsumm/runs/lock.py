@@ -4,7 +4,8 @@
 file would interleave and write every id twice. So each holds an exclusive lock on the file for its
 whole run, from the resume read to the last line: filelock's marker lock, ``FILE.lock`` beside it,
 which names the holder's process id and host. A second writer is refused at once, naming them. A
-marker left by a process that died (same host, no longer running) is taken over, with a warning.
+marker left by a process that died (same host; no longer running, or its process id now another process's) is
+taken over, with a warning.
 """
 
 from __future__ import annotations
@@ -55,6 +56,27 @@ def _running(pid: int) -> bool | None:
     return True
 
 
+def _gone(owner: OwnerRecord) -> str | None:
+    """How the holder named by a marker of this host is gone: no longer running, or its process id reused by a
+    later process (which filelock tells by the start time the marker records); None while it runs.
+
+    A holder that released the lock normally between the read of its marker and our acquiring it runs still.
+    """
+    try:  # filelock's own test of a marker it takes over; private, so a release that moves it falls back
+        from filelock._identity import owner_is_stale
+    except ImportError:
+        return "which is no longer running" if _running(owner.pid) is False else None
+    try:
+        stale = owner_is_stale(owner.pid, owner.hostname, owner.start)
+    except OSError:
+        return None
+    if not stale:
+        return None
+    if _running(owner.pid):
+        return f"which is no longer running (process id {owner.pid} now names another, later process)"
+    return "which is no longer running"
+
+
 def _refusal(path: Path, owner: OwnerRecord | None) -> str:
     if owner is None:
         return (
@@ -85,11 +107,12 @@ def one_writer(path: Path) -> Iterator[None]:
         raise InputError(f"{path} cannot be written: {e.strerror or e}") from None
     try:
         mine = lock.owner
-        if before is not None and mine is not None and before.hostname == mine.hostname:
-            if before.pid != mine.pid and _running(before.pid) is False:
+        if before is not None and mine is not None and before.hostname == mine.hostname and before != mine:
+            gone = _gone(before)
+            if gone is not None:
                 warnings.warn(
-                    f"{path} was left locked by process {before.pid} on {_host(before)}, which is no longer "
-                    "running; took the lock over (a line it was writing when it died is dropped by --resume)",
+                    f"{path} was left locked by process {before.pid} on {_host(before)}, {gone}; took the lock "
+                    "over (a line it was writing when it died is dropped by --resume)",
                     LocalsummWarning,
                     stacklevel=3,
                 )

@@ -6,10 +6,12 @@ time the bare engine through it. Everything that reaches into llama-cpp-python's
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import re
 import time
+import weakref
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,21 @@ from ...protocol import Messages, content_text
 
 DEFAULT_N_CTX = 4096
 DEFAULT_SEED = 0
+
+_OPEN: weakref.WeakSet[Engine] = weakref.WeakSet()
+"""The engines of this process that hold a model: each is closed at exit (:func:`close_all`)."""
+
+
+@atexit.register
+def close_all() -> None:
+    """Free every open engine's model while llama-cpp-python still works.
+
+    An engine still referenced at interpreter shutdown (a judge kept by ``load_judge``'s cache, a test's
+    session fixture) would otherwise be freed by ``Llama.__del__`` after llama_cpp's module globals are
+    gone: "Exception ignored in Llama.__del__ ... 'NoneType' object is not callable". atexit runs first.
+    """
+    for engine in list(_OPEN):
+        engine.close()
 
 
 class Engine:
@@ -61,6 +78,7 @@ class Engine:
             raise ModelError(
                 f"llama.cpp could not load {path}: the file is corrupt, truncated or not a supported GGUF ({e})"
             ) from None
+        _OPEN.add(self)
         self._allow_sequences(sequences)
         self.context_size: int = self.llm.n_ctx()
         self.n_batch: int = self.llm.n_batch
@@ -75,6 +93,11 @@ class Engine:
         )
         self.seconds = 0.0
         """Seconds spent inside llama.cpp's decode since the model was loaded."""
+
+    def close(self) -> None:
+        """Free the model and its context now (the engine is unusable after); closing twice is harmless."""
+        _OPEN.discard(self)
+        self.llm.close()
 
     # -- text and tokens ----------------------------------------------------------------
 
