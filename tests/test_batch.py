@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 
 import pytest
 
@@ -49,6 +50,22 @@ def test_run_evals_calls_the_target_for_items_without_output():
     scorer = create_summarization_scorer(scripted(1), claims="extracted")
     run = run_evals([{"input": SOURCE}], [scorer], target=lambda source: SUMMARY)
     assert run.items[0].output == SUMMARY and run.scores["summarization"] == 1.0
+
+
+def test_an_item_keeps_one_shape_from_its_data_line_to_its_result(tmp_path):
+    """Frozen and picklable (a Ray worker gets it as it is); the result holds the very item that was read."""
+    data = tmp_path / "data.jsonl"
+    record = {"id": "a", "source": SOURCE, "summary": SUMMARY, "questions": ["Is it one?"], "meta": {"k": 1}}
+    data.write_text(json.dumps(record) + "\n")
+    (item,) = read_records(data)
+    assert (item.line, item.fields, item.input, item.questions) == (1, record, SOURCE, ["Is it one?"])
+    assert pickle.loads(pickle.dumps(item)) == item
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        item.id = "b"  # type: ignore[misc]
+    run = run_evals([item], [create_summarization_scorer(scripted(1), claims="extracted")])
+    (done,) = run.items
+    assert done.item is item and done.id == "a" and not done.errors
+    assert pickle.loads(pickle.dumps(done)) == done
 
 
 def test_malformed_records_are_reported_with_file_and_line(tmp_path):

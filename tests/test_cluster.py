@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from localsumm import create_summarization_scorer, run_evals
-from localsumm.runs.cluster import RaySettings, WorkItem, shard
+from localsumm.runs.batch import ItemResult
+from localsumm.runs.cluster import RaySettings, shard
+from localsumm.runs.records import Item
 
 from .conftest import (
     SMALL,
@@ -80,7 +82,7 @@ def one_process(data) -> dict[str, dict]:
 
 
 def test_shards_keep_a_source_together_and_split_only_for_idle_workers():
-    items = [WorkItem(i, f"s{i // 3}", "x") for i in range(7)]  # sources of 3, 3 and 1 summaries
+    items = [ItemResult(i, Item(None, f"s{i // 3}", "x")) for i in range(7)]  # sources of 3, 3 and 1 summaries
 
     def key(item):
         return item.input

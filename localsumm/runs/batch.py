@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import InputError
+from ..summarization.questionset import QuestionSet
 from ..summarization.result import SummarizationResult
 from ..summarization.scorer import ScorerSpec
+from .records import Item
 
 if TYPE_CHECKING:
     from .cluster import RaySettings
@@ -27,19 +29,35 @@ class Scorer(Protocol):
     ) -> SummarizationResult: ...
 
 
-@dataclass
+@dataclass(frozen=True)
 class ItemResult:
+    """One item of a run and how it went: each scorer's result, or what went wrong."""
+
     index: int
-    id: str | None
-    input: Any
-    output: Any
-    questions: Any = None
-    """The item's own question set (its ``questions``), asked in place of generated ones."""
+    """Its place in the run's data (0-based)."""
+    item: Item
     scorer_results: dict[str, SummarizationResult] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     """Scorer id (or "target") -> what went wrong, for the scorers that failed on this item."""
     worker: str | None = None
     """With Ray: "host:pid" of the worker that scored it."""
+
+    # The item's own fields, read through: ``run.items[0].output`` is the summary scored.
+    @property
+    def id(self) -> str | None:
+        return self.item.id
+
+    @property
+    def input(self) -> Any:
+        return self.item.input
+
+    @property
+    def output(self) -> Any:
+        return self.item.output
+
+    @property
+    def questions(self) -> list[str] | QuestionSet | None:
+        return self.item.questions
 
 
 @dataclass
@@ -54,7 +72,7 @@ class EvalRun:
 
 
 def run_evals(
-    data: Iterable[Mapping[str, Any]],
+    data: Iterable[Mapping[str, Any] | Item],
     scorers: Sequence[Scorer | ScorerSpec],
     target: Callable[[Any], Any] | None = None,
     on_item_complete: Callable[[ItemResult], None] | None = None,
@@ -63,9 +81,9 @@ def run_evals(
 ) -> EvalRun:
     """Score every item with every scorer.
 
-    Each item has an ``input`` and either an ``output`` or, when ``target`` is
-    given, the output is ``target(input)`` (the agent under test, called here);
-    and optionally its own ``questions``, asked in place of generated ones.
+    Each item (a mapping, or an :class:`~localsumm.runs.records.Item`) has an ``input`` and either an
+    ``output`` or, when ``target`` is given, the output is ``target(input)`` (the agent under test, called
+    here); and optionally its own ``questions``, asked in place of generated ones.
     ``on_item_complete`` is called after each item, as it finishes.
 
     With ``ray`` (a :class:`~localsumm.runs.cluster.RaySettings`), the items are
@@ -74,39 +92,22 @@ def run_evals(
     sees items in the order they finish, and ``EvalRun.items`` is in input order. Without ``ray``, a
     scorer given as its spec (:class:`~localsumm.summarization.scorer.ScorerSpec`) is built here.
     """
-    local: list[Scorer] = [s.build() if isinstance(s, ScorerSpec) else s for s in scorers] if ray is None else []
     ids = [s.id for s in scorers]
     if len(set(ids)) != len(ids):
         raise InputError(f"scorer ids must be unique, got {ids}")
+    specs = _specs(scorers) if ray is not None else []
+    local: list[Scorer] = [s.build() if isinstance(s, ScorerSpec) else s for s in scorers] if ray is None else []
     items: list[ItemResult] = []
-    for index, item in enumerate(data):
-        result = ItemResult(
-            index=index,
-            id=item.get("id"),
-            input=item.get("input"),
-            output=item.get("output"),
-            questions=item.get("questions"),
-        )
-        if result.output is None and target is not None:
-            try:
-                result.output = target(result.input)
-            except Exception as e:  # the agent failed: the item cannot be scored
-                result.errors["target"] = f"{type(e).__name__}: {e}"
-        items.append(result)
-        if ray is not None:
-            continue  # scored below, all at once
-        if "target" not in result.errors:
-            for scorer in local:
-                try:
-                    result.scorer_results[scorer.id] = scorer.run(
-                        {"input": result.input, "output": result.output, "questions": result.questions}
-                    )
-                except Exception as e:  # reported per item, never counted as a score
-                    result.errors[scorer.id] = f"{type(e).__name__}: {e}"
-        if on_item_complete is not None:
-            on_item_complete(result)
+    for index, given in enumerate(data):
+        done = _with_output(ItemResult(index, given if isinstance(given, Item) else Item.of(given, index + 1)), target)
+        if ray is None and not done.errors:
+            results, errors = score_item(done.item, local)
+            done = replace(done, scorer_results=results, errors=errors)
+        items.append(done)
+        if on_item_complete is not None and (ray is None or done.errors):  # with Ray: an item whose agent failed
+            on_item_complete(done)
     if ray is not None:
-        _run_on_ray(items, scorers, ray, on_item_complete)
+        _run_on_ray(items, specs, ray, on_item_complete)
     scores = {}
     for scorer_id in ids:
         values = [i.scorer_results[scorer_id].score for i in items if scorer_id in i.scorer_results]
@@ -114,31 +115,53 @@ def run_evals(
     return EvalRun(scores=scores, item_count=len(items), items=items)
 
 
+def _with_output(pending: ItemResult, target: Callable[[Any], Any] | None) -> ItemResult:
+    """The item with the agent's output when it has none of its own (or what the agent raised)."""
+    if pending.item.output is not None or target is None:
+        return pending
+    try:
+        return replace(pending, item=replace(pending.item, output=target(pending.item.input)))
+    except Exception as e:  # the agent failed: the item cannot be scored
+        return replace(pending, errors={"target": f"{type(e).__name__}: {e}"})
+
+
+def score_item(item: Item, scorers: Sequence[Scorer]) -> tuple[dict[str, SummarizationResult], dict[str, str]]:
+    """Each scorer's result for ``item``, and the errors of those that failed (in this process, or on a Ray
+    worker)."""
+    results, errors = {}, {}
+    for scorer in scorers:
+        try:
+            results[scorer.id] = scorer.run(item.as_run())
+        except Exception as e:  # reported per item, never counted as a score
+            errors[scorer.id] = f"{type(e).__name__}: {e}"
+    return results, errors
+
+
+def _specs(scorers: Sequence[Scorer | ScorerSpec]) -> list[ScorerSpec]:
+    """What each Ray worker builds its scorers from."""
+    specs = []
+    for scorer in scorers:
+        spec = getattr(scorer, "spec", None)
+        if spec is None:
+            raise InputError(f"scorer {scorer.id!r} cannot run on Ray: it has no spec() to build it on a worker")
+        specs.append(spec())
+    return specs
+
+
 def _run_on_ray(
     items: list[ItemResult],
-    scorers: Sequence[Any],
+    specs: list[ScorerSpec],
     ray: RaySettings,
     on_item_complete: Callable[[ItemResult], None] | None,
 ) -> None:
-    from .cluster import WorkItem, score_on_ray
+    """Score on Ray the items whose agent did not fail, each put back in its place as it finishes."""
+    from .cluster import score_on_ray
 
-    specs = []
-    for scorer in scorers:
-        if not hasattr(scorer, "spec"):
-            raise InputError(f"scorer {scorer.id!r} cannot run on Ray: it has no spec() to build it on a worker")
-        specs.append(scorer.spec())
-    for result in items:  # an item whose agent failed is done already
-        if "target" in result.errors and on_item_complete is not None:
-            on_item_complete(result)
-
-    def outcome(done: Any) -> None:
-        result = items[done.item.index]
-        result.scorer_results = {k: SummarizationResult.model_validate(v) for k, v in done.results.items()}
-        result.errors = dict(done.errors)
-        result.worker = done.worker
+    def finished(done: ItemResult) -> None:
+        items[done.index] = done
         if on_item_complete is not None:
-            on_item_complete(result)
+            on_item_complete(done)
 
-    todo = [WorkItem(r.index, r.input, r.output, r.questions) for r in items if "target" not in r.errors]
+    todo = [r for r in items if "target" not in r.errors]
     if todo:
-        score_on_ray(todo, specs, ray, outcome)
+        score_on_ray(todo, specs, ray, finished)

@@ -27,12 +27,15 @@ import os
 import socket
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import ConfigError, JudgeError, LocalsummError, ModelError
 from ..summarization.inputs import resolve_source
+from ..summarization.result import SummarizationResult
 from ..summarization.scorer import ScorerSpec
+from .batch import ItemResult, score_item
+from .records import Item
 
 
 @dataclass(frozen=True)
@@ -56,38 +59,20 @@ class RaySettings:
                 raise ConfigError(f"--{name} must be a whole number of at least 1, got {value!r}")
 
 
-@dataclass(frozen=True)
-class WorkItem:
-    index: int
-    input: Any
-    output: Any
-    questions: Any = None
-    """The record's own question set, if it has one."""
-
-
-@dataclass(frozen=True)
-class ItemOutcome:
-    item: WorkItem
-    results: dict[str, dict[str, Any]]
-    """Scorer id -> ``SummarizationResult.to_dict()``, for the scorers that scored it."""
-    errors: dict[str, str]
-    worker: str
-    """"host:pid" of the worker that scored it."""
-
-
-def source_key(item: WorkItem, spec: ScorerSpec) -> str:
+def source_key(pending: ItemResult, spec: ScorerSpec) -> str:
     """What groups items: a hash of the source the scorer will read (the item alone if it has none)."""
+    item = pending.item
     try:
         source = resolve_source(item.input, item.output, source=spec.source, source_extractor=spec.source_extractor)
     except Exception:  # a bad item is scored (and fails) alone
-        return f"item-{item.index}"
+        return f"item-{pending.index}"
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
-def shard(items: Sequence[WorkItem], key: Callable[[WorkItem], str], workers: int) -> list[list[WorkItem]]:
+def shard(items: Sequence[ItemResult], key: Callable[[ItemResult], str], workers: int) -> list[list[ItemResult]]:
     """Items grouped by ``key`` (groups in first-seen order, items in order), the largest group halved
     while there are fewer groups than ``workers``."""
-    groups: dict[str, list[WorkItem]] = {}
+    groups: dict[str, list[ItemResult]] = {}
     for item in items:
         groups.setdefault(key(item), []).append(item)
     shards = list(groups.values())
@@ -124,16 +109,10 @@ class _Worker:
             "error": self.error,
         }
 
-    def score(
-        self, input: Any, output: Any, questions: Any = None
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, str], str]:
-        results, errors = {}, {}
-        for scorer in self.scorers:
-            try:
-                results[scorer.id] = scorer.run({"input": input, "output": output, "questions": questions}).to_dict()
-            except Exception as e:  # reported per item, as in one process
-                errors[scorer.id] = f"{type(e).__name__}: {e}"
-        return results, errors, f"{socket.gethostname()}:{os.getpid()}"
+    def score(self, item: Item) -> tuple[dict[str, dict[str, Any]], dict[str, str], str]:
+        """Each scorer's result (as ``to_dict()``, what the driver's results line holds) and errors, and where."""
+        results, errors = score_item(item, self.scorers)
+        return {k: r.to_dict() for k, r in results.items()}, errors, f"{socket.gethostname()}:{os.getpid()}"
 
 
 def _ray() -> Any:
@@ -145,13 +124,14 @@ def _ray() -> Any:
 
 
 def score_on_ray(
-    items: Sequence[WorkItem],
+    items: Sequence[ItemResult],
     specs: Sequence[ScorerSpec],
     settings: RaySettings,
-    on_outcome: Callable[[ItemOutcome], None],
+    on_outcome: Callable[[ItemResult], None],
     on_ready: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> None:
-    """Score ``items`` with ``specs`` on Ray workers, calling ``on_outcome`` on the driver as each finishes.
+    """Score ``items`` (not scored yet: each an item and its place in the run) with ``specs`` on Ray workers,
+    calling ``on_outcome`` on the driver with each one's results as it finishes.
 
     ``on_ready`` gets each worker's description (host, ip, pid, judges) once all have loaded their
     judges, before the first item is sent.
@@ -206,10 +186,10 @@ def _check_workers(infos: list[dict[str, Any]]) -> None:
 
 
 def _dispatch(
-    ray: Any, actors: list[Any], shards: list[list[WorkItem]], on_outcome: Callable[[ItemOutcome], None]
+    ray: Any, actors: list[Any], shards: list[list[ItemResult]], on_outcome: Callable[[ItemResult], None]
 ) -> None:
     queue = deque(shards)
-    pending: dict[Any, tuple[int, WorkItem]] = {}
+    pending: dict[Any, tuple[int, ItemResult]] = {}
     alive = set(range(len(actors)))
 
     def feed() -> None:
@@ -217,19 +197,19 @@ def _dispatch(
         for slot in sorted(alive - busy):
             if not queue:
                 return
-            for item in queue.popleft():  # an actor runs its calls in order: the shard's order
-                pending[actors[slot].score.remote(item.input, item.output, item.questions)] = (slot, item)
+            for todo in queue.popleft():  # an actor runs its calls in order: the shard's order
+                pending[actors[slot].score.remote(todo.item)] = (slot, todo)
 
     feed()
     while pending:
         (ref,), _ = ray.wait(list(pending), num_returns=1)
-        slot, item = pending.pop(ref)
+        slot, todo = pending.pop(ref)
         try:
             results, errors, worker = ray.get(ref)
         except ray.exceptions.RayActorError:
             # Dead beyond its restarts: its unfinished items go back, in order, for the others.
             held = [r for r, (s, _) in pending.items() if s == slot]
-            lost = [item] + [pending.pop(r)[1] for r in held]
+            lost = [todo] + [pending.pop(r)[1] for r in held]
             queue.appendleft(sorted(lost, key=lambda it: it.index))
             alive.discard(slot)
             if not alive:
@@ -237,5 +217,6 @@ def _dispatch(
                     f"every Ray worker died; {sum(len(s) for s in queue)} items are not scored (resume the run)"
                 ) from None
         else:
-            on_outcome(ItemOutcome(item, results, errors, worker))
+            scored = {k: SummarizationResult.model_validate(v) for k, v in results.items()}
+            on_outcome(replace(todo, scorer_results=scored, errors=errors, worker=worker))
         feed()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,7 @@ from .batch import ItemResult, run_evals
 from .journal import Journal, journal, refuse_unless_resumed
 from .lock import writes
 from .progress import Progress, Quiet
-from .records import Record, read_records
+from .records import Item, read_records
 from .results import (
     DIMENSIONS,
     ResultLine,
@@ -88,7 +88,7 @@ def evaluate_file(
         valid_records = [r for r in records if r.error is None]
         question_file.check_data(question_file_sources(valid_records, valid, data, options.questions_only), data)
     scorer = build_scorer(model, options, question_file, ray) if valid else None
-    writer = ResultsWriter(out, earlier, valid, str(data))
+    writer = ResultsWriter(out, earlier, str(data))
     if earlier and isinstance(scorer, SummarizationScorer):
         writer.check_judge(scorer.judge.info.name, scorer.judge.info.sha256)
     with journal(out, progress or Quiet(), "scoring", len(todo)) as lines:
@@ -98,22 +98,25 @@ def evaluate_file(
                 lines.progress.note("skipped", record.error)
                 lines.append(format_line(record.fields, record.id, error=record.error))
         if scorer is not None:
-            runs = ({"id": r.id, "input": r.input, "output": r.output, "questions": r.questions} for r in valid)
-            run_evals(runs, [scorer], on_item_complete=writer.finished, ray=ray)
+            run_evals(valid, [scorer], on_item_complete=writer.finished, ray=ray)
     return summarise(out)
 
 
-def numbered_records(data: Path, limit: int | None) -> list[Record]:
+def numbered_records(data: Path, limit: int | None) -> list[Item]:
     """The first ``limit`` records of ``data``, each with an id (a record without one is named by its line, so
     it is written once, and resumable); a record that repeats an earlier id is refused as an item."""
-    records = list(read_records(data))[:limit]
+    records = []
     first_line: dict[str, int] = {}
-    for record in records:
+    for record in list(read_records(data))[:limit]:
+        id = record.id if record.id is not None else f"line-{record.line}"
         if record.id is None:
-            record.id = f"line-{record.line}"
-        elif record.error is None and record.id in first_line:
-            record.error = f"{data}: line {record.line} repeats id {record.id} (first on line {first_line[record.id]})"
-        first_line.setdefault(record.id, record.line)
+            record = replace(record, id=id)
+        elif record.error is None and id in first_line:
+            record = replace(
+                record, error=f"{data}: line {record.line} repeats id {id} (first on line {first_line[id]})"
+            )
+        first_line.setdefault(id, record.line)
+        records.append(record)
     return records
 
 
@@ -134,12 +137,11 @@ def build_scorer(
 class ResultsWriter:
     """Writes each scored item's line as it finishes, and counts the judge's speed for the progress line."""
 
-    def __init__(self, out: Path, earlier: list[ResultLine], valid: list[Record], where: str = "data") -> None:
+    def __init__(self, out: Path, earlier: list[ResultLine], where: str = "data") -> None:
         self.out = out
         self.where = where
         """The data file, named with a failed item's line in its error."""
         self.earlier = earlier
-        self.valid = valid
         self.lines: Journal | None = None
         self.tokens = 0
         self.seconds = 0.0
@@ -151,27 +153,24 @@ class ResultsWriter:
         check_same_judge(self.out, self.earlier, name, sha256)
         self.judge_checked = True
 
-    def finished(self, item: ItemResult) -> None:
+    def finished(self, done: ItemResult) -> None:
         assert self.lines is not None, "open the journal first"
-        record = self.valid[item.index]
-        result = next(iter(item.scorer_results.values()), None)
+        result = next(iter(done.scorer_results.values()), None)
         if result is not None and not self.judge_checked:
             self.check_judge(result.provenance.model, result.provenance.model_sha256)
-        error = "; ".join(item.errors.values()) or None
+        error = "; ".join(done.errors.values()) or None
         if error is not None:  # named by its line, as a record that could not be read is
-            error = f"{self.where}: line {record.line} (id {record.id}): {error}"
+            error = f"{self.where}: line {done.item.line} (id {done.item.id}): {error}"
             self.lines.progress.note("failed", error)
-        for scored in item.scorer_results.values():
+        for scored in done.scorer_results.values():
             steps = scored.provenance.steps
             self.tokens += sum(s.prompt_tokens + s.completion_tokens for s in steps)
             self.seconds += sum(s.seconds for s in steps)
         rate = f"{self.tokens / self.seconds:.0f} tokens/s" if self.seconds else ""
-        self.lines.append(format_line(record.fields, record.id, error=error, result=result), rate)
+        self.lines.append(format_line(done.item.fields, done.item.id, error=error, result=result), rate)
 
 
-def question_file_sources(
-    records: list[Record], todo: list[Record], data: Path, questions_only: bool
-) -> list[DataSource]:
+def question_file_sources(records: list[Item], todo: list[Item], data: Path, questions_only: bool) -> list[DataSource]:
     """The records' sources as a question file is checked against them: with ``questions_only``, a record still
     to score that brings no questions of its own must find its set in the file."""
     pending = {r.id for r in todo}

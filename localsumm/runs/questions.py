@@ -22,7 +22,7 @@ from ..summarization.scorer import SummarizationScorer, create_summarization_sco
 from .journal import journal, refuse_unless_resumed
 from .lock import writes
 from .progress import Progress, Quiet
-from .records import Record, read_records
+from .records import Item, read_records
 
 
 @dataclass
@@ -41,11 +41,11 @@ class QuestionsSummary:
 class _Source:
     text: str
     sha256: str
-    record: Record
+    record: Item
     summary: str
 
 
-def distinct_sources(records: list[Record], where: Path) -> tuple[list[_Source], list[str]]:
+def distinct_sources(records: list[Item], where: Path) -> tuple[list[_Source], list[str]]:
     """One entry per distinct source text, in order of first appearance (with its first record), and the
     errors of the records that could not be read."""
     seen: dict[str, _Source] = {}
@@ -146,12 +146,12 @@ def write_questions(
 
 def question_records(
     data: Path | None, source: str | None, from_reference: str | None, limit: int | None
-) -> tuple[list[Record], Path]:
+) -> tuple[list[Item], Path]:
     """The records whose sources get question sets: the first ``limit`` of ``data``, or one ``source`` text."""
     if source is not None:
         if from_reference is not None:
             raise InputError("--from-reference reads a field of each record: give a data file, not --source")
-        return [Record(1, {}, input=source, output="")], Path("--source")
+        return [Item(None, source, "", line=1)], Path("--source")
     if data is None:
         raise InputError("give a data file or a source text")
     return list(read_records(data))[:limit], data

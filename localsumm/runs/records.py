@@ -1,8 +1,11 @@
-"""Input data files of ``localsumm eval``: JSONL or CSV records, each with an id, a source and a summary.
+"""The item of a run, and the input data files of ``localsumm eval``: JSONL or CSV records, each with an id, a
+source and a summary.
 
-A malformed line becomes a record with an error, so it is reported (and written
-once to the results) instead of stopping the run. A JSONL file is read line by line, so one line that is
-not UTF-8, holds a NUL byte or nests too deeply is one bad record, never a bad file.
+:class:`Item` is the one shape of an item from its data line to its results line: read here, scored by
+``run_evals`` (in this process or on Ray, where it is sent to a worker as it is), and written by the results
+writer from its ``fields``. A malformed line becomes an item with an error, so it is reported (and written
+once to the results) instead of stopping the run. A JSONL file is read line by line, so one line that is not
+UTF-8, holds a NUL byte or nests too deeply is one bad item, never a bad file.
 """
 
 from __future__ import annotations
@@ -11,30 +14,46 @@ import codecs
 import csv
 import io
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..files import json_object, read_bytes, read_text
 from ..summarization.inputs import resolve_source, resolve_summary
+from ..summarization.questionset import QuestionSet
 
 
-@dataclass
-class Record:
-    """One line of a data file: what to score, plus the user's fields carried through."""
+@dataclass(frozen=True)
+class Item:
+    """One item of a run: what to score, plus the user's record carried through to its results line.
 
-    line: int
-    fields: dict[str, Any]
-    id: str | None = None
-    input: Any = None
-    output: Any = None
-    questions: list[str] | None = None
-    """The record's own coverage questions (its ``questions`` field), asked in place of generated ones."""
+    Frozen, and plain data all through: a Ray worker gets it pickled.
+    """
+
+    id: str | None
+    input: Any
+    output: Any
+    questions: list[str] | QuestionSet | None = None
+    """The item's own coverage questions (a record's ``questions`` field), asked in place of generated ones."""
     system: str | None = None
     """The summarizer that wrote the summary (its ``system`` field): ``localsumm compare`` ranks systems by it."""
+    fields: dict[str, Any] = field(default_factory=dict)
+    """The user's record, unchanged: its results line is these fields plus our verdict."""
+    line: int = 0
+    """Its line in the data file (1-based); for data given to ``run_evals`` in memory, its position (1-based)."""
     error: str | None = None
+    """Why it cannot be scored (a malformed record): written as failed, never scored."""
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any], line: int) -> Item:
+        """An item given in memory (``run_evals``'s data): its ``id``, ``input``, ``output`` and ``questions``."""
+        return cls(data.get("id"), data.get("input"), data.get("output"), data.get("questions"), None, dict(data), line)
+
+    def as_run(self) -> dict[str, Any]:
+        """What a scorer's ``run`` is given for it."""
+        return {"input": self.input, "output": self.output, "questions": self.questions}
 
 
 def _record_id(fields: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -50,11 +69,11 @@ def _record_id(fields: dict[str, Any]) -> tuple[str | None, str | None]:
     return str(rid), None
 
 
-def _texts_error(record: Record) -> str | None:
+def _texts_error(input: Any, output: Any) -> str | None:
     """What makes a record's source and summary unusable: a form no source can be found in, an empty source,
     or NUL characters (which no judge reads as text)."""
     try:
-        source, summary = resolve_source(record.input, record.output), resolve_summary(record.output)
+        source, summary = resolve_source(input, output), resolve_summary(output)
     except InputError as e:
         return f": {e}"
     if not source.strip():
@@ -65,52 +84,47 @@ def _texts_error(record: Record) -> str | None:
     return None
 
 
-def _to_record(line: int, fields: dict[str, Any], where: str) -> Record:
-    rid, wrong = _record_id(fields)
-    record = Record(line, fields, id=rid)
-    if wrong is not None:
-        record.error = f"{where}: line {line} {wrong}"
-    elif "source" in fields or "summary" in fields:
+def _problem(fields: dict[str, Any], at: str) -> str | None:
+    """What makes a record with an id unscorable (``at`` names its file, line and id), or None."""
+    if "source" in fields or "summary" in fields:
         missing = [k for k in ("source", "summary") if not isinstance(fields.get(k), str)]
         if missing:
-            record.error = f"{where}: line {line} (id {record.id}) has no {' or '.join(missing)} text"
-        record.input, record.output = fields.get("source"), fields.get("summary")
-    elif "input" in fields and "output" in fields:
-        record.input, record.output = fields["input"], fields["output"]
-    else:
-        record.error = f"{where}: line {line} (id {record.id}) needs source and summary (or input and output)"
-    if record.error is None and (wrong := _texts_error(record)) is not None:
-        record.error = f"{where}: line {line} (id {record.id}){wrong}"
+            return f"{at} has no {' or '.join(missing)} text"
+    elif not ("input" in fields and "output" in fields):
+        return f"{at} needs source and summary (or input and output)"
     system = fields.get("system")
-    if system is not None and record.error is None:
-        if isinstance(system, str) and system.strip():
-            record.system = system
-        else:
-            record.error = (
-                f"{where}: line {line} (id {record.id}): system must be a non-empty text, the summarizer's name"
-            )
+    if system is not None and not (isinstance(system, str) and system.strip()):
+        return f"{at}: system must be a non-empty text, the summarizer's name"
     questions = fields.get("questions")
-    if questions is not None and record.error is None:
-        if (
-            not isinstance(questions, list)
-            or not questions
-            or not all(isinstance(q, str) and q.strip() for q in questions)
-        ):
-            record.error = (
-                f"{where}: line {line} (id {record.id}): questions must be a non-empty list of question texts"
-            )
-        else:
-            record.questions = questions
-    return record
+    if questions is not None and not (
+        isinstance(questions, list) and questions and all(isinstance(q, str) and q.strip() for q in questions)
+    ):
+        return f"{at}: questions must be a non-empty list of question texts"
+    return None
 
 
-def read_records(path: Path) -> Iterator[Record]:
-    """Records from a JSONL or CSV file; a malformed line becomes a record with an error that names its line."""
+def _to_item(line: int, fields: dict[str, Any], where: str) -> Item:
+    id, wrong = _record_id(fields)
+    if id is None:
+        return Item(None, None, None, fields=fields, line=line, error=f"{where}: line {line} {wrong}")
+    at = f"{where}: line {line} (id {id})"
+    error = _problem(fields, at)
+    texts = ("source", "summary") if "source" in fields or "summary" in fields else ("input", "output")
+    input, output = (fields.get(k) for k in texts)
+    if error is None and (wrong := _texts_error(input, output)) is not None:
+        error = at + wrong
+    if error is not None:  # only a valid record's own questions and system are read
+        return Item(id, input, output, fields=fields, line=line, error=error)
+    return Item(id, input, output, fields.get("questions"), fields.get("system"), fields, line)
+
+
+def read_records(path: Path) -> Iterator[Item]:
+    """The items of a JSONL or CSV file; a malformed line becomes an item with an error that names its line."""
     where = str(path)
     if path.suffix.lower() == ".csv":
         reader = csv.DictReader(io.StringIO(read_text(where, "data")))
         for row in reader:
-            yield _to_record(reader.line_num, dict(row), where)
+            yield _to_item(reader.line_num, dict(row), where)
         return
     data, _ = read_bytes(where, "data")
     # Lines end at "\n" alone (a "\r" before it is dropped): Unicode's other line breaks (U+2028...) may sit in
@@ -124,9 +138,9 @@ def read_records(path: Path) -> Iterator[Record]:
             fields = json_object(_line_text(raw, at), at, unique_keys=True)
             _check_encodable(fields, at)
         except InputError as e:
-            yield Record(number, {}, error=str(e))
+            yield Item(None, None, None, line=number, error=str(e))
             continue
-        yield _to_record(number, fields, where)
+        yield _to_item(number, fields, where)
 
 
 def _check_encodable(fields: dict[str, Any], where: str) -> None:
