@@ -61,7 +61,7 @@ def item_table(rows: list[dict]) -> dict[str, np.ndarray]:
         v = verdicts(r)
         t["system"].append(r["meta"]["system"])
         t["doc"].append(r["meta"]["doc_id"])
-        t["relevance"].append(r["meta"]["expert_mean_relevance_1to5"])
+        t["relevance"].append(r["label_coverage"])  # the 1-5 mean mapped to 0..1, as bench systems reads it
         t["coverage"].append(r["localsumm"]["coverage_score"])
         t["probability"].append(float(np.mean([x["probability"] for x in v])) if v else np.nan)
         t["length"].append(len(words(r["summary"])))
