@@ -75,6 +75,15 @@ class Campaign:
         self.env = {**os.environ, "PYTHONPATH": path, "LOCALSUMM_CACHE": str(work / "cache")}
         sys.path.insert(0, str(ROOT))
         from localsumm.config.paths import cache_root
+        from localsumm.models.registry import get_spec
+
+        # The 135M judge's fact checks sit at 0.42-0.50 whatever the fact: a private coverage threshold of 0.3 (the
+        # calibrated-threshold store) keeps the facts, so a killed `questions` run is about the kill, not the judge.
+        config = work / "config"
+        config.mkdir(parents=True, exist_ok=True)
+        entry = {"alignment": 0.5, "coverage": 0.3, "note": "fault campaign"}
+        (config / "thresholds.json").write_text(json.dumps({get_spec(model).sha256: entry}))
+        self.env["LOCALSUMM_CONFIG"] = str(config)
 
         grammars = cache_root() / "grammars"
         if grammars.is_dir():  # compiled grammars (each takes a while to build), linked: they are never rewritten
