@@ -9,6 +9,8 @@ import pytest
 
 from localsumm import create_summarization_scorer
 from localsumm.errors import ContextOverflowError
+from localsumm.summarization.claims import summary_claims
+from localsumm.summarization.steplog import StepLog
 
 from .conftest import STEPS
 from .scripted import ScriptedJudge
@@ -522,3 +524,11 @@ def test_highlights_that_fail_cost_the_key_facts_not_the_score():
     later = s.run(input=SOURCE, output=SUMMARY + " More.")
     assert later.preprocess_step_result.key_facts_failed == [message] and judge.failures == 1
     assert "highlights" in later.provenance.shared_steps
+
+
+def test_a_sentence_with_no_letter_or_digit_is_no_claim():
+    """Tokenised summaries (SummEval's systems) set a closing quote after the stop: the splitter leaves it alone,
+    and the scorer must not ask the judge whether "'" is supported."""
+    summary = "Bolt insists he does ` his best to make his country proud . ' He will run in May ."
+    claims = summary_claims(ScriptedJudge(), summary, "sentences", StepLog())
+    assert claims == ["Bolt insists he does ` his best to make his country proud .", "He will run in May ."]

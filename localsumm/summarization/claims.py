@@ -31,9 +31,11 @@ ClaimProbabilities = dict[str, list[float]]
 
 
 def summary_claims(judge: Judge, summary: str, unit: ClaimUnit, log: StepLog, language: str = "en") -> list[str]:
-    """What alignment judges: the summary's sentences as written, or the claims the judge extracts."""
+    """What alignment judges: the summary's sentences as written, or the claims the judge extracts. A "sentence"
+    with no letter or digit (a closing quote that tokenised text sets after its stop: `` ... proud . ' ``) states
+    nothing and is no claim."""
     if unit == "sentences":
-        return unique(sentences(summary, language))
+        return unique([s for s in sentences(summary, language) if any(c.isalnum() for c in s)])
     return extract_claims(judge, summary, log, language)
 
 
