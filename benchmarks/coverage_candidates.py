@@ -131,8 +131,9 @@ def systems_tau(variant: str, half: set[str]) -> tuple[float, float, float, int]
     )
 
 
-def stress_change(variant: str, half: set[str]) -> tuple[float, float, int] | None:
-    """Mean |coverage change| and mean verdict-probability change (rewrite - original) over the pairs."""
+def stress_change(variant: str, half: set[str]) -> tuple[float, float, int, int] | None:
+    """Mean |coverage change| and mean verdict-probability change (rewrite - original) over the pairs; the
+    rewrites that lost coverage, and the pairs."""
     got = load(variant, "stress")
     pairs: dict[str, dict[str, list[float]]] = defaultdict(dict)
     for r in records("stress"):
@@ -143,7 +144,8 @@ def stress_change(variant: str, half: set[str]) -> tuple[float, float, int] | No
         return None
     d_cov = [abs(coverage(v["paraphrase"]) - coverage(v["original"])) for v in both]
     d_p = [float(np.mean(v["paraphrase"]) - np.mean(v["original"])) for v in both]
-    return float(np.mean(d_cov)), float(np.mean(d_p)), len(both)
+    lost = sum(coverage(v["paraphrase"]) < coverage(v["original"]) for v in both)
+    return float(np.mean(d_cov)), float(np.mean(d_p)), lost, len(both)
 
 
 def facts_pearson(variant: str, name: str, half: set[str]) -> tuple[float, float, int] | None:
@@ -159,13 +161,13 @@ def facts_pearson(variant: str, name: str, half: set[str]) -> tuple[float, float
 
 
 def report() -> None:
-    for half_name in ("fit", "report"):
+    for half_name in ("fit", "report", "all"):
         print(f"## {half_name} half")
         for variant in TASKS:
             cells = []
             for name in SETS:
                 fit, held = split_documents([r["meta"]["doc_id"] for r in records(name)])
-                half = fit if half_name == "fit" else held
+                half = {"fit": fit, "report": held}.get(half_name, fit | held)
                 figure = {"systems": systems_tau, "stress": stress_change}.get(name)
                 value = figure(variant, half) if figure else facts_pearson(variant, name, half)
                 cells.append(f"{name} {'-' if value is None else ' '.join(f'{v:.3f}' for v in value)}")

@@ -422,6 +422,9 @@ def bench_speed(
     questions: Path | None = typer.Option(
         None, "--questions", metavar="FILE", help="Also time the items asking this question file's questions."
     ),
+    evidence: bool = typer.Option(
+        False, "--evidence", help="Also time the items with --verification evidence and both (about 3x the run)."
+    ),
 ) -> None:
     """Seconds per evaluation (new source and later summary), tokens, time inside llama.cpp, the ratio to the bare
     engine, and each engine lever's effect, all in the same run; with --questions, the items again asking that file's
@@ -429,7 +432,9 @@ def bench_speed(
     try:
         from .bench.speed import run_speed
 
-        report = run_speed(data, model=model, items=items, options=options, levers=levers, questions=questions)
+        report = run_speed(
+            data, model=model, items=items, options=options, levers=levers, questions=questions, evidence=evidence
+        )
     except LocalsummError as e:
         _fail(e)
         return

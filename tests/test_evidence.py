@@ -7,9 +7,9 @@ import pytest
 
 from localsumm import Options, create_summarization_scorer
 from localsumm.errors import ConfigError
-from localsumm.text import LexicalIndex, pieces, sentence_spans
+from localsumm.text import LexicalIndex, pieces, sentence_spans, sentences
 
-from .conftest import SOURCE, SUMMARY
+from .conftest import SOURCE, SUMMARY, load_script
 from .scripted import ScriptedJudge
 
 PLAIN = "The company was founded in 1995 by John Smith. It grew to 500 employees by 2020. It is based in Seattle."
@@ -247,3 +247,26 @@ def test_the_report_leaves_a_source_unmarked_when_the_offsets_are_not_its_own():
     other = render([ResultLine({"id": "x", "source": edited, "summary": "s", "localsumm": stored}, 1)], "t")
     assert '<span id="i1-s2" class="supports"' in same and 'href="#i1-s2"' in same
     assert "<span id=" not in other and "A firm was founded" in other
+
+
+def test_a_copied_claims_evidence_is_the_sentence_it_was_copied_from_on_the_real_engine(small_judge):
+    """Issue 46's checkable target on a shipped sample: the extractive systems' summaries of 2 SummEval documents
+    (their sentences are source sentences, near-verbatim), judged whole; the full set is
+    ``benchmarks/verification_modes.py extractive``."""
+    vm = load_script("benchmarks/verification_modes.py")
+    items = [i for i in vm.read_jsonl(vm.SETS["systems"]) if i["meta"]["system"] in vm.EXTRACTIVE]
+    documents = sorted({i["meta"]["doc_id"] for i in items})[:2]
+    scorer = create_summarization_scorer(small_judge)
+    checked = 0
+    for item in (i for i in items if i["meta"]["doc_id"] in documents):
+        source, summary = item["source"], item["summary"]
+        claims = sentences(summary)
+        verdicts, _ = scorer.verdicts_on(source, summary, claims, [])
+        for v in verdicts:
+            copied, ratio = vm.copied_sentence(v.claim, source)
+            if ratio < 0.8:
+                continue
+            checked += 1
+            assert v.evidence and v.evidence[0].index == copied, (item["id"], v.claim)
+            check_offsets(source, v.evidence)
+    assert checked >= 12

@@ -12,7 +12,19 @@ def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
         "".join(json.dumps({"id": i, "source": SOURCE, "summary": s}) + "\n" for i, s in (("a", SUMMARY), ("b", later)))
     )
     out = tmp_path / "speed.json"
-    done = run_cli("bench", "speed", "--data", str(data), "--items", "1", "--model", "smollm2-135m", "--json", str(out))
+    done = run_cli(
+        "bench",
+        "speed",
+        "--data",
+        str(data),
+        "--items",
+        "1",
+        "--model",
+        "smollm2-135m",
+        "--json",
+        str(out),
+        "--evidence",
+    )
     assert done.returncode == 0, done.stderr
     figures = json.loads(out.read_text())
     (row,) = figures["rows"]
@@ -29,11 +41,19 @@ def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
     )
     engine = {"verdicts side by side in one batch", "prompt-lookup drafts in generation"}
     setting = "key facts (a setting; below 1: their cost)"  # on by default, so its cost is timed too
-    assert set(figures["levers"]) == engine | {setting}
+    modes = {f"verification {m} (a setting; ratio = seconds with it / without)" for m in ("evidence", "both")}
+    assert set(figures["levers"]) == engine | {setting} | modes
+    assert 0 < row["pointer_seconds"] < row["seconds"] and figures["median_pointer_ms"] > 0
+    assert "evidence pointers (words only, no judge call)" in done.stdout
     for name, lever in figures["levers"].items():
         assert lever["median_ratio_first"] > 0 and lever["median_ratio_later"] > 0
         # The engine levers change no verdict. Key facts leave the questions' verdicts as they are and add
         # their own (a difference of 1.0), unless the question check dropped every fact (none then).
         difference = lever["largest_probability_difference"]
-        assert 0 <= difference < 0.1 if name in engine else difference in (0.0, 1.0)
+        if name in engine:
+            assert 0 <= difference < 0.1
+        elif name == setting:
+            assert difference in (0.0, 1.0)
+        else:  # the judged modes ask the same claims of other premises: some probability moves, by at most 1
+            assert 0 < difference <= 1
     assert "AVX" in figures["build"] or "NEON" in figures["build"]

@@ -48,8 +48,10 @@ from ..backends.llamacpp import LlamaCppJudge
 from ..config.options import Options, make_options
 from ..errors import ConfigError
 from ..protocol import Judge
+from ..summarization.grounding import SourceSentences, left_out
 from ..summarization.plan import claims_bound, claims_token_budget
 from ..summarization.prompts import claims_messages
+from ..summarization.result import SummarizationResult
 from ..summarization.schemas import claim_list
 from ..summarization.scorer import create_summarization_scorer
 from .rates import bare_rates, generation_costs
@@ -70,6 +72,9 @@ class EvaluationCost:
     per_step_seconds: dict[str, float] = field(default_factory=dict)
     later_seconds: float | None = None
     """A second summary of the same source, scored right after (None: the data has none)."""
+    pointer_seconds: float = 0.0
+    """Of ``seconds``, an estimate of the evidence pointers' share (words only, no judge call): the source's
+    sentences indexed afresh and every claim and question pointed at, timed again after the run."""
 
 
 @dataclass
@@ -135,6 +140,8 @@ class SpeedReport:
             "native_grammar_ms_per_token": round(1000 * self.native_grammar_seconds_per_token, 1),
             "median_later_seconds": median(later) if later else None,
             "draft_tokens_kept": f"{self.kept_draft_tokens}/{self.drafted_tokens}",
+            "median_pointer_ms": round(1000 * statistics.median(c.pointer_seconds for c in self.items), 1),
+            "median_pointer_share": round(statistics.median(c.pointer_seconds / c.seconds for c in self.items), 4),
             "levers": {lever.name: self.lever_summary(lever) for lever in self.levers},
         }
 
@@ -184,6 +191,8 @@ class SpeedReport:
             if s["median_later_seconds"] is not None
             else "later summary: the data has no second summary of these sources",
             f"prompt-lookup drafts kept: {s['draft_tokens_kept']} tokens",
+            f"evidence pointers (words only, no judge call): median {s['median_pointer_ms']} ms per new source, "
+            f"{s['median_pointer_share']:.2%} of its seconds",
         ]
         if self.levers:
             lines += [
@@ -269,10 +278,23 @@ def _time_items(
                 summary_tokens=judge.count_tokens(item["summary"]),
                 per_step_seconds={s.step: round(s.seconds, 2) for s in steps},
                 later_seconds=later_seconds,
+                pointer_seconds=_pointer_seconds(item["source"], result),
             )
         )
         probabilities.append(ps)
     return costs, probabilities
+
+
+def _pointer_seconds(source: str, result: SummarizationResult) -> float:
+    """The words-only evidence of one result, found again from nothing: its source's sentences and their index,
+    a pointer per claim and per question, and the sentences left out."""
+    t = time.perf_counter()
+    sentences = SourceSentences.of(source)
+    alignment, coverage = result.preprocess_step_result.alignment, result.analyze_step_result.coverage
+    for text in [v.claim for v in alignment] + [v.question for v in coverage]:
+        sentences.pointer(text)
+    left_out(sentences, alignment, coverage)
+    return time.perf_counter() - t
 
 
 def llamacpp_judge(judge: Judge) -> LlamaCppJudge:
@@ -319,7 +341,12 @@ class _Timed:
 
 
 def _rows_beside(
-    judge: LlamaCppJudge, timed: _Timed, options: Options, questions: str | os.PathLike[str] | None, levers: bool
+    judge: LlamaCppJudge,
+    timed: _Timed,
+    options: Options,
+    questions: str | os.PathLike[str] | None,
+    levers: bool,
+    evidence: bool,
 ) -> list[Lever]:
     """With ``levers``, the items timed with each engine lever off; then with or without each setting whose cost
     is read the same way."""
@@ -332,6 +359,10 @@ def _rows_beside(
             setattr(judge, switch, True)
     if options.key_facts:  # a setting, not an engine lever, but its cost is read the same way: without / with
         measured.append(timed.again("key facts (a setting; below 1: their cost)", options.replace(key_facts=False)))
+    if evidence and options.verification == "whole":  # the judged modes' cost: seconds with each / without
+        for mode in ("evidence", "both"):
+            these = options.replace(verification=mode)
+            measured.append(timed.again(f"verification {mode} (a setting; ratio = seconds with it / without)", these))
     if questions is not None:  # a setting too: the same items asked a question file's questions
         these = options.replace(questions=questions, questions_only=True)
         measured.append(timed.again("with the question file (a setting; ratio = seconds with it / without)", these))
@@ -359,11 +390,13 @@ def run_speed(
     options: Options | None = None,
     levers: bool = True,
     questions: str | os.PathLike[str] | None = None,
+    evidence: bool = False,
     **settings: object,
 ) -> SpeedReport:
     """The first summary of each of the first ``items`` sources (and a later one of each where the data has
     it), timed, every question generated; with ``levers``, the same again with each engine lever off; with
-    ``questions`` (a question file), again asking its questions. The judge-call cache is never used."""
+    ``questions`` (a question file), again asking its questions; with ``evidence``, again with ``verification``
+    "evidence" and "both". The judge-call cache is never used."""
     options = make_options(options, **settings).replace(cache=False)
     if options.questions is not None:
         raise ConfigError(
@@ -378,7 +411,7 @@ def run_speed(
     drafted, kept = judge.drafts.drafted, judge.drafts.kept
     costs, probabilities = _time_items(model, options, chosen, later)
     drafted, kept = judge.drafts.drafted - drafted, judge.drafts.kept - kept
-    measured = _rows_beside(judge, _Timed(model, chosen, later, probabilities), options, questions, levers)
+    measured = _rows_beside(judge, _Timed(model, chosen, later, probabilities), options, questions, levers, evidence)
     constrained, unconstrained, native = _claims_generation_costs(judge, chosen[0]["summary"])
     prompt_rate, generation_rate = bare_rates(judge, chosen[0]["source"])
     return SpeedReport(

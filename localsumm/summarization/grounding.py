@@ -29,6 +29,11 @@ class SourceSentences:
     spans: tuple[tuple[int, int], ...]
     index: LexicalIndex
 
+    @classmethod
+    def of(cls, source: str) -> SourceSentences:
+        spans = tuple(pieces(source))
+        return cls(source, spans, LexicalIndex.of([source[a:b] for a, b in spans]))
+
     def sentence(self, i: int) -> SourceSentence:
         start, end = self.spans[i]
         return SourceSentence(index=i, start=start, end=end, text=self.source[start:end])
@@ -63,8 +68,7 @@ class SourceSentences:
 def source_sentences(source: str) -> SourceSentences:
     """One source's sentences, built once per source: its claims, its questions and every later summary of it
     share them."""
-    spans = tuple(pieces(source))
-    return SourceSentences(source, spans, LexicalIndex.of([source[a:b] for a, b in spans]))
+    return SourceSentences.of(source)
 
 
 def point_questions(sentences: SourceSentences, coverage: list[CoverageVerdict]) -> list[CoverageVerdict]:
