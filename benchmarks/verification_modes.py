@@ -170,6 +170,8 @@ def report(out: Path) -> None:
         print(f"\n{name} ({len(rows)} items): {title}")
         for half, docs in (("fit", fit), ("report", held), ("all", fit | held)):
             part = [r for r in rows if r["doc"] in docs]
+            if not part:  # a set still being run
+                continue
             cells = []
             for mode in MODES:
                 value, (lo, hi) = figure_with_interval(name, part, lambda r, m=mode, f=reads: f(r, m))
