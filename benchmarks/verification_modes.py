@@ -3,7 +3,8 @@
 Pre-registered in ``preregistered/verification-modes-2026-12-06.md``. One run with ``verification="both"``
 gives all three modes' probabilities for the same claims, so every comparison is paired::
 
-    python benchmarks/verification_modes.py run --out vm        # the judge: about an hour without a cache
+    python benchmarks/verification_modes.py run --out vm --sets summedits zhnews summeval   # the judge, ~1 hour
+    python benchmarks/verification_modes.py run --out vm --sets systems --half report        # 6 documents
     python benchmarks/verification_modes.py report --out vm     # the figures, fit and report halves
     python benchmarks/verification_modes.py extractive --out vm # evidence at rank 1 on the copying systems
     python benchmarks/verification_modes.py handcheck           # the 60 claims of evidence-handcheck.md
@@ -55,15 +56,18 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def run(out: Path, sets: Sequence[str]) -> None:
+def run(out: Path, sets: Sequence[str], half: str = "all") -> None:
     scorer = create_summarization_scorer(verification="both", cache=True)
     out.mkdir(parents=True, exist_ok=True)
     for name in sets:
         target = out / f"{name}.jsonl"
         done = {row["id"] for row in read_jsonl(target)} if target.exists() else set()
+        items = read_jsonl(SETS[name])
+        fit, held = split_documents([i["meta"]["doc_id"] for i in items])
+        wanted = {"fit": fit, "report": held}.get(half, fit | held)
         with target.open("a", encoding="utf-8") as f:
-            for item in read_jsonl(SETS[name]):
-                if item["id"] in done:
+            for item in items:
+                if item["id"] in done or item["meta"]["doc_id"] not in wanted:
                     continue
                 source, summary = item["source"], item["summary"]
                 claims = summary_claims(
@@ -265,9 +269,10 @@ def main() -> None:
     parser.add_argument("step", choices=("run", "report", "extractive", "handcheck"))
     parser.add_argument("--out", type=Path, default=Path("vm"))
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS))
+    parser.add_argument("--half", choices=("all", "fit", "report"), default="all", help="run: these documents only")
     args = parser.parse_args()
     if args.step == "run":
-        run(args.out, args.sets)
+        run(args.out, args.sets, args.half)
     elif args.step == "report":
         report(args.out)
     elif args.step == "extractive":
