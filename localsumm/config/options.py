@@ -107,7 +107,7 @@ class Options:
 
     # -- how the judge runs ----------------------------------------------------------
     n_ctx: int | None = _setting(None, "Judge context size in tokens [default: 4096 for a local judge].")
-    threads: int | None = _setting(None, "CPU threads for a local judge [default: all cores].")
+    threads: int | None = _setting(None, "CPU threads for a local judge [default: every CPU this process may use].")
     seed: int | None = _setting(None, "Sampling seed [default: 0]; decoding is greedy, the seed keys the cache.")
     cache: bool | str | os.PathLike[str] = _setting(
         False,

@@ -41,6 +41,15 @@ def close_all() -> None:
         engine.close()
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on: its affinity (taskset, a container's cpuset), not the machine's count.
+    More llama.cpp threads than CPUs make its threads wait on each other, many times slower."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # no affinity on this platform (macOS)
+        return os.cpu_count() or 1
+
+
 class Engine:
     """One ``Llama`` with a context of ``sequences`` sequences in one KV cache, and its chat template."""
 
@@ -59,7 +68,7 @@ class Engine:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         check_context(path, n_ctx, extra_bytes=extra_bytes)
-        self.n_threads = n_threads or os.cpu_count() or 1
+        self.n_threads = n_threads or usable_cpus()
         try:
             self.llm = Llama(
                 model_path=str(path),
