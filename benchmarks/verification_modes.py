@@ -170,7 +170,8 @@ def report(out: Path) -> None:
             continue
         rows = read_jsonl(path)
         title, _, reads = FIGURES[name]
-        fit, held = split_documents([r["doc"] for r in rows])
+        # The halves of the whole set, whatever part of it was run (the systems set: its report half only).
+        fit, held = split_documents([i["meta"]["doc_id"] for i in read_jsonl(SETS[name])])
         print(f"\n{name} ({len(rows)} items): {title}")
         for half, docs in (("fit", fit), ("report", held), ("all", fit | held)):
             part = [r for r in rows if r["doc"] in docs]
@@ -189,7 +190,7 @@ def report(out: Path) -> None:
             for baseline in ("bigram_overlap", "length"):
                 value, _ = figure_with_interval(name, part, lambda r, b=baseline: float(r[b]))
                 cells.append(f"{baseline} {value:.3f}")
-            print(f"  {half} ({len(docs)} documents): " + "; ".join(cells))
+            print(f"  {half} ({len({r['doc'] for r in part})} documents): " + "; ".join(cells))
     for half, by_mode in gains.items():
         for mode, by_set in by_mode.items():
             finite = [v for v in by_set.values() if not math.isnan(v)]

@@ -28,7 +28,7 @@ RESPONSE_FORMATS: tuple[str, ...] = get_args(ResponseFormat)
 # probability that moves a little (another engine build) moves the score a little, not by a whole verdict.
 ScoringRule = Literal["count", "graded"]
 SCORING_RULES: tuple[str, ...] = get_args(ScoringRule)
-# What a claim is judged against. "whole": the source (or its windows), the only mode measured so far.
+# What a claim is judged against. "whole": the source (or its windows), the default.
 # "evidence": each of its top sentences by shared words alone, keeping the best (MiniCheck's maximum over
 # chunks; short premises are what small verifiers judge best). "both": the mean of the two probabilities.
 Verification = Literal["whole", "evidence", "both"]
@@ -93,7 +93,7 @@ class Options:
     verification: Verification = _setting(
         "whole",
         "What each claim is judged against: the 'whole' source; its 3 best-matching source sentences, each alone, "
-        "keeping the most supportive ('evidence'); or the mean of the two ('both'). Only 'whole' is measured.",
+        "keeping the most supportive ('evidence'); or the mean of the two ('both'; measured in benchmarks/RESULTS.md).",
         recorded=True,
     )
 
