@@ -164,7 +164,8 @@ class ProgressBar:
 
     def note(self, kind: str, message: str) -> None:
         style = "yellow" if kind == "skipped" else "red"
-        self.console.print(Text.assemble((kind, style), f": {printable(message)}"), highlight=False)
+        # One line per item, never wrapped: a log of a run is read with grep, and a path cut in two is not found.
+        self.console.print(Text.assemble((kind, style), f": {printable(message)}"), highlight=False, soft_wrap=True)
 
     def advance(self, rate: str = "") -> None:
         if self._bar is not None and self._task is not None:
@@ -207,5 +208,6 @@ def print_questions_summary(summary: QuestionsSummary, console: Console | None =
     console = console or Console(stderr=True)
     console.print(
         f"{summary.out}: {summary.written} question sets written, {summary.kept} already there, "
-        f"{summary.failed} failed ({summary.sources} distinct sources)"
+        f"{summary.failed} failed ({summary.sources} distinct sources)",
+        soft_wrap=True,
     )
