@@ -3,6 +3,7 @@
     python benchmarks/coverage_candidates.py ask C1 systems q.jsonl fit      # coverage probabilities, to exp/
     python benchmarks/coverage_candidates.py ask C0 stress q.jsonl all
     python benchmarks/coverage_candidates.py ask C0 realsumm - report
+    python benchmarks/coverage_candidates.py ask S general - fit                # reference facts: F0, W, S
     python benchmarks/coverage_candidates.py report
 
 ``ask`` writes one line per item (its id, document, system and the probability of each question) to
@@ -14,6 +15,7 @@ pre-registration names, per half.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -36,6 +38,15 @@ SETS = {
     "stress": DATA / "paraphrase.stress.jsonl",
     "realsumm": DATA / "realsumm.dev.jsonl",
     "rose": DATA / "rose.dev.jsonl",
+    # The stress set's facts part: RoSE dev's summaries asked their ACUs as written, and as rewritten more generally.
+    "literal": DATA / "paraphrase.stress.jsonl",
+    "general": DATA / "paraphrase.stress.jsonl",
+}
+FACTS = {
+    "realsumm": "keyfacts_scus",
+    "rose": "reference_acus",
+    "literal": "reference_acus",
+    "general": "reference_acus_general",
 }
 OTHER_WORDS = (
     'Does the summary give the information needed to answer the following question "yes"? It counts if the summary '
@@ -52,6 +63,45 @@ TASKS = {
     "C2": OTHER_WORDS + EXAMPLES + "\n\nQuestion:",
 }
 
+# Reference facts (preregistered/reference-facts-2026-12-06.md): F0 is today's; W cleans the fact; S asks it as a
+# statement that may be said in other words, more briefly or more generally. Asked of the fact sets only.
+STATEMENT = (
+    "Does the summary state the following, in any words? It counts if the summary says it in other words, more "
+    "briefly or more generally, or clearly implies it. If the summary does not say it, answer no. Answer with one "
+    "word: yes or no.\n\nStatement:"
+)
+FACT_TASKS = {"F0": prompts.COVERAGE_TASK, "W": prompts.COVERAGE_TASK, "S": STATEMENT}
+
+
+# Words that open a sentence without being a name: the first word is lower-cased only when it is one of these.
+OPENERS = frozenset(
+    "a an the this that these those his her its their our my your he she it they we there here some many most more "
+    "less few all both each every no not only also up after before during in on at by for from with about over "
+    "under since when while if as almost nearly around two three four five six seven eight nine ten".split()
+)
+
+
+def clean_fact(fact: str) -> str:
+    """A person's fact as running text: spacing collapsed, tokenised punctuation joined, a first word that is not
+    a name ("The", "Up") in lower case; the final period dropped."""
+    text = " ".join(fact.split())
+    text = re.sub(r" ([.,;:?!%)]|'s\b|n't\b)", r"\1", text)
+    text = re.sub(r"([($]) ", r"\1", text)
+    text = re.sub(r"(\w) - (?=\w)", r"\1-", text)
+    text = text.rstrip(" .")
+    first, _, rest = text.partition(" ")
+    if first.lower() in OPENERS:
+        text = " ".join(filter(None, (first.lower(), rest)))
+    return text
+
+
+def fact_prompt(variant: str, fact: str) -> str:
+    if variant == "F0":
+        return prompts.fact_question(fact)
+    if variant == "W":
+        return "Is it true that " + clean_fact(fact) + "?"
+    return clean_fact(fact) + "."
+
 
 def messages(task: str, summary: str, question: str) -> Messages:
     return [
@@ -62,6 +112,8 @@ def messages(task: str, summary: str, question: str) -> Messages:
 
 def records(name: str) -> list[dict]:
     rows = [json.loads(line) for line in SETS[name].open(encoding="utf-8")]
+    if name in ("literal", "general"):
+        return [r for r in rows if r["meta"]["part"] == "facts"]
     return [r for r in rows if name != "stress" or r["meta"]["part"] == "pairs"]
 
 
@@ -69,14 +121,19 @@ def questions_of(r: dict, name: str, files: dict[str, dict]) -> list[str]:
     if name in ("systems", "stress"):
         q = files[source_sha256(r["source"])]
         return list(q["questions"]) + [prompts.fact_question(f) for f in q["key_facts"]]
-    facts = r["meta"]["keyfacts_scus"] if name == "realsumm" else r["meta"]["reference_acus"]
-    return [prompts.fact_question(f) for f in facts]
+    return [prompts.fact_question(f) for f in r["meta"][FACTS[name]]]
+
+
+def prompts_of(variant: str, r: dict, name: str, files: dict[str, dict]) -> list[str]:
+    if variant in FACT_TASKS:
+        return [fact_prompt(variant, f) for f in r["meta"][FACTS[name]]]
+    return questions_of(r, name, files)
 
 
 def ask(variant: str, name: str, question_file: str, half: str) -> None:
     versions = dict(prompts.STEP_VERSIONS)
-    step = "coverage" if variant == "C0" else f"coverage-{variant}"
-    if variant != "C0":
+    step = "coverage" if variant in ("C0", "F0") else f"coverage-{variant}"
+    if step != "coverage":
         versions[step] = "candidate-2026-12-06"
     judge = CachedJudge(open_judge(), JudgeCallCache(None), versions)
     files = {}
@@ -92,8 +149,9 @@ def ask(variant: str, name: str, question_file: str, half: str) -> None:
         for r in rows:
             if r["meta"]["doc_id"] not in keep or r["id"] in done:
                 continue
-            qs = questions_of(r, name, files)
-            ps = [p for p, _ in yes_probabilities(judge, step, [messages(TASKS[variant], r["summary"], q) for q in qs])]
+            qs = prompts_of(variant, r, name, files)
+            task = {**TASKS, **FACT_TASKS}[variant]
+            ps = [p for p, _ in yes_probabilities(judge, step, [messages(task, r["summary"], q) for q in qs])]
             line = {"id": r["id"], "doc": r["meta"]["doc_id"], "system": r["meta"].get("system"), "p": ps}
             f.write(json.dumps(line) + "\n")
             f.flush()
@@ -160,12 +218,33 @@ def facts_pearson(variant: str, name: str, half: set[str]) -> tuple[float, float
     return metrics.per_document(metrics.pearson, x, y, docs), metrics.pearson(x, y), len(set(docs))
 
 
+def general_change(variant: str, half: set[str]) -> tuple[float, float, float, int] | None:
+    """The same summaries asked their facts as written and as rewritten more generally: mean |coverage change|,
+    mean verdict-probability change (general - literal), and the mean change of coverage; documents."""
+    literal, general = load(variant, "literal"), load(variant, "general")
+    rows = [r for r in records("literal") if r["meta"]["doc_id"] in half and r["id"] in literal and r["id"] in general]
+    if not rows:
+        return None
+    d_cov = [coverage(general[r["id"]]) - coverage(literal[r["id"]]) for r in rows]
+    d_p = [float(np.mean(general[r["id"]]) - np.mean(literal[r["id"]])) for r in rows]
+    docs = {r["meta"]["doc_id"] for r in rows}
+    return float(np.mean(np.abs(d_cov))), float(np.mean(d_p)), float(np.mean(d_cov)), len(docs)
+
+
 def report() -> None:
     for half_name in ("fit", "report", "all"):
         print(f"## {half_name} half")
-        for variant in TASKS:
+        for variant in [*TASKS, *FACT_TASKS]:
             cells = []
-            for name in SETS:
+            for name in [*SETS, "change"]:
+                if variant in FACT_TASKS and name in ("systems", "stress"):
+                    continue
+                if name == "change":
+                    fit, held = split_documents([r["meta"]["doc_id"] for r in records("literal")])
+                    half = {"fit": fit, "report": held}.get(half_name, fit | held)
+                    value = general_change(variant, half)
+                    cells.append(f"literal->general {'-' if value is None else ' '.join(f'{v:.3f}' for v in value)}")
+                    continue
                 fit, held = split_documents([r["meta"]["doc_id"] for r in records(name)])
                 half = {"fit": fit, "report": held}.get(half_name, fit | held)
                 figure = {"systems": systems_tau, "stress": stress_change}.get(name)
