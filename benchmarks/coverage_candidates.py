@@ -132,7 +132,8 @@ def prompts_of(variant: str, r: dict, name: str, files: dict[str, dict]) -> list
 
 def ask(variant: str, name: str, question_file: str, half: str) -> None:
     versions = dict(prompts.STEP_VERSIONS)
-    step = "coverage" if variant in ("C0", "F0") else f"coverage-{variant}"
+    # Today's task text under the product's step name, so that a prompt asked before is answered from the cache.
+    step = "coverage" if variant in ("C0", "F0", "W") else f"coverage-{variant}"
     if step != "coverage":
         versions[step] = "candidate-2026-12-06"
     judge = CachedJudge(open_judge(), JudgeCallCache(None), versions)

@@ -202,6 +202,7 @@ _ENGINE_WORDS = (
 _MODULE_MARKS = {"test_cluster": "ray", "test_openai": "server", "test_html_report": "browser"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups it schedules by (--dist loadgroup)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     import inspect
 

@@ -133,9 +133,15 @@ def test_deepevals_own_metric_parses_on_the_local_judge(default_judge):
     from localsumm.integrations.deepeval import LocalJudgeModel
 
     case = LLMTestCase(input=SOURCE, actual_output=SUMMARY)
-    metric = SummarizationMetric(
-        model=LocalJudgeModel(judge=default_judge), async_mode=False, n=3, include_reason=False
-    )
+    # Questions given and truths limited, as DeepEval's users may: every structured step still runs (truths, claims,
+    # answers, verdicts), at about 4 minutes for both models on one CPU rather than 5.
+    settings = {
+        "async_mode": False,
+        "include_reason": False,
+        "truths_extraction_limit": 3,
+        "assessment_questions": ["Was Harbor Lights Brewing founded in 1995?", "Did it open a second brewery?"],
+    }
+    metric = SummarizationMetric(model=LocalJudgeModel(judge=default_judge), **settings)
     metric.measure(case)
     assert (
         0.0 <= metric.score <= 1.0
@@ -158,10 +164,10 @@ def test_deepevals_own_metric_parses_on_the_local_judge(default_judge):
         def get_model_name(self) -> str:
             return "plain"
 
-    # The same GGUF and prompts without a grammar: its JSON does not parse.
+    # The same GGUF and prompts without a grammar: its JSON does not parse (its verdicts come as a bare list).
     try:
         with pytest.raises(Exception, match="(?i)json|schema|validation"):
-            SummarizationMetric(model=Plain("plain"), async_mode=False, n=3, include_reason=False).measure(case)
+            SummarizationMetric(model=Plain("plain"), **settings).measure(case)
     finally:  # the raised error's frames keep it to shutdown, when Llama.__del__ can no longer free it
         plain.llm.close()
 
