@@ -222,3 +222,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         text = "".join(inspect.getsource(f) for f in functions if f is not None)
         if _ENGINE_FIXTURES & set(getattr(item, "fixturenames", ())) or any(w in text for w in _ENGINE_WORDS):
             item.add_marker("engine")
+
+
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Under ``--dist loadgroup`` xdist groups a test by a suffix it adds to the node id. A pytest release that drops
+    it (pytest-dev/pytest-xdist#1386) would leave the suite passing while every module fixture is built on every
+    worker: fail the tests it should have grouped instead."""
+    if item.config.getoption("loadgroup", False) and item.get_closest_marker("xdist_group"):
+        if "@" not in item.nodeid:
+            pytest.fail("xdist did not group this test (--dist loadgroup): see the pytest pin in pyproject.toml")
