@@ -224,8 +224,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("engine")
 
 
-
-
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Under ``--dist loadgroup`` xdist groups a test by a suffix it adds to the node id. A pytest release that drops
     it (pytest-dev/pytest-xdist#1386) would leave the suite passing while every module fixture is built on every
