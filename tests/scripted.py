@@ -45,6 +45,8 @@ class ScriptedJudge:
             "answerable": list(answerable_probabilities),
             "evidence": list(evidence_probabilities),
         }
+        # A reference's facts are coverage verdicts too, asked as statements after the questions.
+        self._probabilities["statements"] = self._probabilities["coverage"]
         self.calls: list[JudgeCall] = []
 
     def count_tokens(self, text: str) -> int:

@@ -18,8 +18,10 @@ from localsumm.summarization.questionset import (
     QuestionFile,
     QuestionSet,
     json_schema,
+    reference_question_set,
     source_sha256,
 )
+from localsumm.summarization.questionset.reference import clean_fact
 from localsumm.summarization.scorer import SummarizationScorer
 
 from .scripted import ScriptedJudge
@@ -135,6 +137,7 @@ def test_the_schema_documents_every_field():
         "language",
         "questions",
         "key_facts",
+        "facts_as",
         "highlights",
         "dropped",
         "provenance",
@@ -251,3 +254,40 @@ def test_a_result_of_an_earlier_version_is_read_through_an_explicit_upgrade():
     assert read.scoring == "count" and read.questions.origin == "generated" and read.language is None
     with pytest.raises(ValueError):
         SummarizationResult.model_validate(old)  # no silent default: only the upgrade fills them
+
+
+def test_a_sets_facts_as_statements_are_asked_in_any_words_and_an_older_sets_as_written(tmp_path):
+    statements = write(tmp_path, line(facts_as="statements", key_facts=["The bridge is 1.2 km long"]))
+    s, judge = scorer(statements)
+    result = s.run(input=SOURCE, output=SUMMARY)
+    assert [c.step for c in judge.calls] == ["alignment", "coverage", "statements"]
+    assert [v.question for v in result.analyze_step_result.coverage] == [
+        "Did the bridge open in May 2021?",
+        "The bridge is 1.2 km long.",
+    ]
+    asked = judge.calls[-1].prompt
+    assert "in any words" in asked and "more generally" in asked and SOURCE not in asked
+    assert result.coverage_score == 0.5  # counted as any coverage verdict: 0.9 and 0.1 at threshold 0.5
+    # A file written before 0.3.2 has no facts_as: its facts are asked as they always were.
+    older, judge = scorer(write(tmp_path, line()))
+    assert [v.question for v in older.run(input=SOURCE, output=SUMMARY).analyze_step_result.coverage][-1] == (
+        "Is it true that The bridge is 1.2 km long?"
+    )
+    assert [c.step for c in judge.calls] == ["alignment", "coverage", "coverage"]
+
+
+def test_a_persons_fact_is_cleaned_of_tokenised_spacing_and_a_sentence_capital():
+    assert clean_fact("Bayern Munich won  6 - 1 .") == "Bayern Munich won 6-1"
+    assert clean_fact("The museum 's roof ( glass ) was n't fixed") == "the museum's roof (glass) wasn't fixed"
+    assert clean_fact("Up to a third of meat ?") == "up to a third of meat?"
+    # A first word that may be a name keeps its capital.
+    assert clean_fact("Drew Miller was cut.") == "Drew Miller was cut"
+    assert clean_fact("Woman reported missing") == "Woman reported missing"
+
+
+def test_a_reference_set_holds_its_facts_cleaned_as_statements():
+    qs = reference_question_set(
+        SOURCE, ["The bridge is 1.2 km long .", "The bridge is 1.2 km long"], field="f", language="en"
+    )
+    assert qs.key_facts == ["the bridge is 1.2 km long"] and qs.facts_as == "statements"
+    assert QuestionSet.model_validate_json(qs.to_line()) == qs

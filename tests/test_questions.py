@@ -11,6 +11,7 @@ import pytest
 from localsumm import create_summarization_scorer
 from localsumm.bench.compare import compare_results
 from localsumm.summarization.questionset import QuestionFile, source_sha256
+from localsumm.summarization.questionset.reference import clean_fact
 
 from .conftest import EXAMPLE, ROOT, SOURCE, SUMMARY, run_cli
 
@@ -170,7 +171,9 @@ def test_a_reference_gives_the_key_facts_without_loading_a_judge(tmp_path):
     assert done.returncode == 0, done.stderr
     (line,) = results(out)
     facts = records(REALSUMM, [0])[0]["meta"]["keyfacts_scus"]
-    assert line["key_facts"] == [f.strip() for f in facts] and line["questions"] == []
+    # Cleaned of their tokenised spacing, and asked as statements that may be made in any words.
+    assert line["key_facts"] == [clean_fact(f) for f in facts] and line["questions"] == []
+    assert line["facts_as"] == "statements" and "Bayern Munich won 6-1" in line["key_facts"]
     assert line["provenance"]["origin"] == "reference" and line["provenance"]["field"] == "meta.keyfacts_scus"
     missing = run_cli("questions", str(data), "--out", str(tmp_path / "m.jsonl"), "--from-reference", "meta.nothing")
     assert missing.returncode == 1 and "has no reference at 'meta.nothing'" in missing.stderr
@@ -211,4 +214,7 @@ def test_bench_quality_asks_the_datasets_own_facts(tmp_path):
         result = line["localsumm"]["result"]
         assert result["provenance"]["questions"]["origin"] == "file"
         assert len(result["analyze_step_result"]["coverage"]) == len(facts)
+        # Asked on the real engine in the statement wording, under a step of its own.
+        assert [s["step"] for s in result["provenance"]["steps"]][-1] == "statements"
+        assert all(v["question"].endswith(".") for v in result["analyze_step_result"]["coverage"])
     assert "| realsumm | label_coverage | coverage | pearson |" in done.stdout

@@ -22,14 +22,24 @@ def questions_to_ask(questions: Sequence[str], max_questions: int | None, key_fa
     return list(questions[:max_questions]) + [prompts.fact_question(f) for f in key_facts]
 
 
-def coverage_verdicts(judge: Judge, summary: str, questions: list[str], log: StepLog) -> list[CoverageVerdict]:
-    """One coverage verdict per question: does the summary answer it "yes"?"""
+def statements_to_ask(key_facts: Sequence[str]) -> list[str]:
+    """A set's key facts as coverage asks them when its ``facts_as`` is "statements": each with its final period."""
+    return [f.strip().rstrip(".") + "." for f in key_facts]
+
+
+def coverage_verdicts(
+    judge: Judge, summary: str, questions: list[str], log: StepLog, statements: Sequence[str] = ()
+) -> list[CoverageVerdict]:
+    """One coverage verdict per question (does the summary answer it "yes"?), then one per statement (does the
+    summary state it, in any words?)."""
     threshold = judge.info.thresholds.coverage
     candidates = sentences(summary)
     verdicts = []
     # The prompts share the summary: the judge may read it once and ask the questions side by side.
     answers = yes_probabilities(judge, "coverage", [prompts.coverage_messages(summary, q) for q in questions])
-    for question, (p, call) in zip(questions, answers):
+    if statements:
+        answers += yes_probabilities(judge, "statements", [prompts.statement_messages(summary, s) for s in statements])
+    for question, (p, call) in zip([*questions, *statements], answers):
         log.add(call)
         reason = verdict_reason(p, threshold, "summary", question, candidates)
         verdicts.append(

@@ -31,11 +31,13 @@ STEP_VERSIONS: dict[str, str] = {
     "evidence": "2026-11-30.4",
     "questions": "2026-12-02.1",
     "coverage": "2026-11-30.4",
+    # A reference's facts, each asked as a statement the summary may make in any words (question sets from 0.3.2).
+    "statements": "2026-12-06.1",
     "answerable": "2026-12-02.2",
     "highlights": "2026-12-02.3",
     "key_facts": "2026-12-02.3",
 }
-PROMPT_VERSION = "2026-12-02.3"
+PROMPT_VERSION = "2026-12-06.1"
 
 
 def step_version(step: str) -> str:
@@ -143,6 +145,14 @@ Does the summary state the information needed to answer the following question "
 
 Question:"""
 
+# A person's fact is often worded more generally than the summaries that keep it ("The council approved new
+# spending" for "councillors voted through a 2m budget"): asked as a statement that counts in other words, more
+# briefly or more generally (preregistered/reference-facts-2026-12-06.md), not as "Is it true that <fact>?".
+STATEMENT_TASK = """\
+Does the summary state the following, in any words? It counts if the summary says it in other words, more briefly or more generally, or clearly implies it. If the summary does not say it, answer no. Answer with one word: yes or no.
+
+Statement:"""
+
 
 def fence(tag: str, text: str) -> str:
     """Wrap untrusted text in a tag it cannot close early."""
@@ -218,6 +228,11 @@ def coverage_messages(summary: str, question: str) -> Messages:
     return _summary_context(summary, COVERAGE_TASK, " " + question)
 
 
+def statement_messages(summary: str, statement: str) -> Messages:
+    """The coverage context with one of a reference's facts as a statement in the question's place."""
+    return _summary_context(summary, STATEMENT_TASK, " " + statement)
+
+
 __all__ = [
     "STEP_VERSIONS",
     "PROMPT_VERSION",
@@ -231,6 +246,8 @@ __all__ = [
     "answerable_messages",
     "claims_messages",
     "coverage_messages",
+    "statement_messages",
+    "STATEMENT_TASK",
     "ANSWERABLE_TASK",
     "highlights_messages",
     "key_facts_messages",

@@ -44,7 +44,11 @@ class QuestionSet(BaseModel):
     questions: list[str] = []
     """Asked of the summary as they are, in order."""
     key_facts: list[str] = []
-    """Asked after the questions, each as "Is it true that <fact>?"."""
+    """Asked after the questions, each as ``facts_as`` says."""
+    facts_as: Literal["questions", "statements"] = "questions"
+    """How coverage asks the key facts: "questions", each as "Is it true that <fact>?" (the judge's facts, and
+    every set written before 0.3.2); "statements", each as a statement the summary may make in other words,
+    more briefly or more generally (a reference's facts, from 0.3.2)."""
     highlights: list[str] = []
     """What the key facts were split from (the judge's highlights, or a reference summary): for review."""
     dropped: list[DroppedQuestion] = []
