@@ -15,7 +15,6 @@ pre-registration names, per half.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -30,6 +29,7 @@ from localsumm.bench.items import bigram_overlap
 from localsumm.protocol import Messages, yes_probabilities
 from localsumm.summarization import prompts
 from localsumm.summarization.questionset.model import source_sha256
+from localsumm.summarization.questionset.reference import clean_fact
 
 DATA = Path(__file__).parent / "data"
 EXP = Path("exp")
@@ -65,34 +65,7 @@ TASKS = {
 
 # Reference facts (preregistered/reference-facts-2026-12-06.md): F0 is today's; W cleans the fact; S asks it as a
 # statement that may be said in other words, more briefly or more generally. Asked of the fact sets only.
-STATEMENT = (
-    "Does the summary state the following, in any words? It counts if the summary says it in other words, more "
-    "briefly or more generally, or clearly implies it. If the summary does not say it, answer no. Answer with one "
-    "word: yes or no.\n\nStatement:"
-)
-FACT_TASKS = {"F0": prompts.COVERAGE_TASK, "W": prompts.COVERAGE_TASK, "S": STATEMENT}
-
-
-# Words that open a sentence without being a name: the first word is lower-cased only when it is one of these.
-OPENERS = frozenset(
-    "a an the this that these those his her its their our my your he she it they we there here some many most more "
-    "less few all both each every no not only also up after before during in on at by for from with about over "
-    "under since when while if as almost nearly around two three four five six seven eight nine ten".split()
-)
-
-
-def clean_fact(fact: str) -> str:
-    """A person's fact as running text: spacing collapsed, tokenised punctuation joined, a first word that is not
-    a name ("The", "Up") in lower case; the final period dropped."""
-    text = " ".join(fact.split())
-    text = re.sub(r" ([.,;:?!%)]|'s\b|n't\b)", r"\1", text)
-    text = re.sub(r"([($]) ", r"\1", text)
-    text = re.sub(r"(\w) - (?=\w)", r"\1-", text)
-    text = text.rstrip(" .")
-    first, _, rest = text.partition(" ")
-    if first.lower() in OPENERS:
-        text = " ".join(filter(None, (first.lower(), rest)))
-    return text
+FACT_TASKS = {"F0": prompts.COVERAGE_TASK, "W": prompts.COVERAGE_TASK, "S": prompts.STATEMENT_TASK}
 
 
 def fact_prompt(variant: str, fact: str) -> str:
