@@ -21,9 +21,13 @@ LLAMA_CMAKE := -DGGML_NATIVE=ON
 LLAMA_BUILD := native
 endif
 WHEELS := $(HOME)/.cache/localsumm/wheels/llama-cpp-python-$(LLAMA_VERSION)-$(LLAMA_BUILD)
-# The promptfoo CLI for the promptfoo adapter's end-to-end test: the last release that runs on Node 20.
+# The promptfoo CLI for the promptfoo adapter's end-to-end test: the last release that runs on Node 20. Kept per
+# version under ~/.cache like the wheels (npm install takes a minute), so a new clone reuses it.
 PROMPTFOO_VERSION := 0.121.20
-PROMPTFOO := $(VENV)/promptfoo/node_modules/.bin/promptfoo
+PROMPTFOO_DIR := $(HOME)/.cache/localsumm/promptfoo-$(PROMPTFOO_VERSION)
+PROMPTFOO := $(PROMPTFOO_DIR)/node_modules/.bin/promptfoo
+# mypy's cache is checked against each file's hash, so one per machine serves every clone.
+export MYPY_CACHE_DIR ?= $(HOME)/.cache/localsumm/mypy
 # The suite runs a pytest-xdist worker per CPU (at most 4), each kept to its own CPU (tests/conftest.py); a
 # module with a module fixture stays on one worker. PARALLEL= runs it in one process.
 PARALLEL ?= -n auto --maxprocesses 4 --dist loadgroup
@@ -83,9 +87,12 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -m pip install --quiet --find-links $(WHEELS) -e '.[test]'
 	touch $(STAMP)
 
-$(PROMPTFOO): | $(STAMP)
+# Installed beside its final place and moved there whole: an interrupted install leaves nothing that looks done.
+$(PROMPTFOO):
 	@command -v npm >/dev/null || { echo "the promptfoo test needs Node.js 20 or newer and npm" >&2; exit 1; }
-	npm install --prefix $(VENV)/promptfoo --no-audit --no-fund --loglevel=error promptfoo@$(PROMPTFOO_VERSION)
+	rm -rf $(PROMPTFOO_DIR).partial
+	npm install --prefix $(PROMPTFOO_DIR).partial --no-audit --no-fund --loglevel=error promptfoo@$(PROMPTFOO_VERSION)
+	rm -rf $(PROMPTFOO_DIR) && mv $(PROMPTFOO_DIR).partial $(PROMPTFOO_DIR)
 
 clean:
 	rm -rf $(VENV)

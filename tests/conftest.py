@@ -86,6 +86,15 @@ def default_judge():
     return _judge("qwen2.5-coder-1.5b")
 
 
+@pytest.fixture(scope="session")
+def cli() -> dict:
+    """What ``localsumm score --json`` gives the bundled example on the small judge with every default (a separate
+    process): computed once per worker, for each test that compares with it."""
+    done = run_cli("score", *EXAMPLE, "--model", SMALL, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 _BLOCK_SOCKETS = """
 import socket
 def _refuse(*args, **kwargs):

@@ -49,10 +49,8 @@ def test_score_literal_check_on_and_off(tmp_path):
     assert judged["supported"] == (judged["probability"] >= 0.5) and judged["probability"] == refused["probability"]
 
 
-def test_score_graded_scoring_grades_the_very_verdicts_count_scoring_counts():
-    counted, graded = (
-        json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout) for flag in ([], ["--scoring", "graded"])
-    )
+def test_score_graded_scoring_grades_the_very_verdicts_count_scoring_counts(cli):
+    counted, graded = cli, json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", "--scoring", "graded").stdout)
     claims, asked = graded["preprocess_step_result"]["alignment"], graded["analyze_step_result"]["coverage"]
     # The rule is arithmetic on the same judge calls: the verdicts and their probabilities do not move.
     assert claims == counted["preprocess_step_result"]["alignment"] and claims
@@ -70,10 +68,8 @@ def test_score_graded_scoring_grades_the_very_verdicts_count_scoring_counts():
     assert "counts in proportion" in graded["reason"] and "in proportion" not in counted["reason"]
 
 
-def test_score_key_facts_flag():
-    with_facts, without = (
-        json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", *flag).stdout) for flag in ([], ["--no-key-facts"])
-    )
+def test_score_key_facts_flag(cli):
+    with_facts, without = cli, json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", "--no-key-facts").stdout)
     facts = with_facts["preprocess_step_result"]["key_facts"]
     # asked, or dropped by the question check (the 135M judge's facts copy the prompt's example)
     dropped = [

@@ -29,12 +29,12 @@ OTHER_SUMMARY = "Harbor Lights Brewing makes beer in Portland, Maine."
 
 
 def _records() -> list[dict[str, str]]:
-    """Two sources, with three and two summaries: sharding by source gives the two workers one each."""
+    """Two sources of two summaries each: sharding by source gives the two workers one each, and a worker that
+    finishes its first item still holds its second."""
     second = SOURCE.replace("Harbor Lights", "Bay Lantern")
     rows = [
         (SOURCE, SUMMARY),
         (SOURCE, OTHER_SUMMARY),
-        (SOURCE, "It sold beer."),
         (second, SUMMARY.replace("Harbor Lights", "Bay Lantern")),
         (second, "Bay Lantern Brewing is a brewery."),
     ]

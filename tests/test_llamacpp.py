@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from localsumm import create_summarization_scorer
+from localsumm import SummarizationResult, create_summarization_scorer
 from localsumm.errors import ContextOverflowError, JudgeError
 from localsumm.models.registry import get_spec
 from localsumm.summarization import prompts
@@ -32,9 +32,16 @@ def without_costs(result) -> dict:
     return data
 
 
-def test_end_to_end_on_a_real_gguf(small_judge):
-    calls = []
-    result = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append)
+@pytest.fixture(scope="session")
+def small_example(small_judge) -> tuple[SummarizationResult, list]:
+    """The bundled example scored by a fresh scorer on the small judge with every default, and the calls it made:
+    once per worker, for the tests that read a default run and not the engine's state after it."""
+    calls: list = []
+    return create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append), calls
+
+
+def test_end_to_end_on_a_real_gguf(small_example):
+    result, calls = small_example
     prov = result.provenance
     assert prov.model == "smollm2-135m"
     assert prov.model_sha256 == get_spec("smollm2-135m").sha256
@@ -186,9 +193,8 @@ def test_passage_questions_on_the_real_path_read_the_document_once(small_judge, 
     assert all(q.endswith("?") for q in result.preprocess_step_result.questions)
 
 
-def test_the_source_is_read_once_per_evaluation(small_judge):
-    calls = []
-    create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY, on_call=calls.append)
+def test_the_source_is_read_once_per_evaluation(small_judge, small_example):
+    _, calls = small_example
     source_tokens = small_judge.count_tokens(SOURCE)
     verdicts = [c for c in calls if c.step == "alignment"]
     assert verdicts
@@ -205,8 +211,8 @@ def test_same_result_at_one_thread_as_at_two():
     assert without_costs(one) == without_costs(two)
 
 
-def test_same_input_same_result_whatever_was_scored_before(small_judge):
-    first = create_summarization_scorer(small_judge).run(input=SOURCE, output=SUMMARY)
+def test_same_input_same_result_whatever_was_scored_before(small_judge, small_example):
+    first, _ = small_example
     # Leave the engine's KV cache in another state, then score again with a fresh scorer.
     create_summarization_scorer(small_judge).run(
         input=SUMMARY + " " + SOURCE, output="Harbor Lights makes beer in Maine."

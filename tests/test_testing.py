@@ -12,7 +12,7 @@ from localsumm.pytest_plugin import parse_options
 from localsumm.summarization.scorer import SummarizationScorer
 from localsumm.testing import SummaryAssertionError, assert_summary
 
-from .conftest import EXAMPLE, ROOT, run_cli
+from .conftest import ROOT
 from .scripted import ScriptedJudge
 
 USER_TESTS = """
@@ -63,7 +63,7 @@ def test_ini_options_are_typed():
     }
 
 
-def test_a_users_pytest_session_loads_the_judge_once_and_reports(tmp_path):
+def test_a_users_pytest_session_loads_the_judge_once_and_reports(tmp_path, cli):
     (tmp_path / "test_digest.py").write_text(USER_TESTS.format(root=str(ROOT)), encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\nlocalsumm_model = smollm2-135m\n", encoding="utf-8")
     report = tmp_path / "out" / "summaries.jsonl"
@@ -93,15 +93,6 @@ def test_a_users_pytest_session_loads_the_judge_once_and_reports(tmp_path):
     assert len(lines) == 2 and all(x["localsumm"]["status"] == "scored" for x in lines)
     assert report.with_suffix(".html").read_text(encoding="utf-8").startswith("<!doctype html>")
     # The same score as the CLI on the same judge and options.
-    cli = json.loads(
-        run_cli(
-            "score",
-            *EXAMPLE,
-            "--model",
-            "smollm2-135m",
-            "--json",
-        ).stdout
-    )
     assert f"SCORE {cli['score']}" in done.stdout
     assert lines[0]["localsumm"]["score"] == cli["score"]
 
