@@ -12,7 +12,9 @@ Lab script, not product: reads one ``localsumm eval`` results file of
    sentences), and each group's answer rate on lead and later questions;
 5. salience: per question, whether the 11 reference summaries state its content words (a lexical
    proxy: at least half of the question's content words in one reference), and each group's answer
-   rate on salient and other questions.
+   rate on salient and other questions;
+6. power: tau(coverage, relevance) - tau(bigram, relevance), paired over 1,000 resamples of the documents
+   (seed 0): how large a difference these 12 documents can tell apart.
 
     python benchmarks/coverage_diagnosis.py systems.jsonl
 """
@@ -85,6 +87,25 @@ def fixed_effects_gap(t: dict[str, np.ndarray], covariates: list[str]) -> float:
     return float(coef[0])
 
 
+def paired_tau_difference(t: dict[str, np.ndarray], a: str, b: str, resamples: int = 1000) -> tuple[float, float]:
+    """95% interval of tau(a, relevance) - tau(b, relevance) over the systems, resampling documents (both sides
+    on the same draws)."""
+    docs = sorted(set(t["doc"]))
+    systems = sorted(set(t["system"]))
+    cell = {
+        k: np.array([[t[k][(t["system"] == s) & (t["doc"] == d)].mean() for d in docs] for s in systems])
+        for k in ("relevance", a, b)
+    }
+    rng = np.random.default_rng(0)
+    diffs = []
+    for _ in range(resamples):
+        d = rng.integers(0, len(docs), len(docs))
+        m = {k: v[:, d].mean(axis=1) for k, v in cell.items()}
+        diffs.append(kendall(m[a], m["relevance"]) - kendall(m[b], m["relevance"]))
+    low, high = np.nanquantile(diffs, [0.025, 0.975])
+    return float(low), float(high)
+
+
 def question_rows(rows: list[dict]) -> list[dict]:
     """One row per (summary, question): its group, the position of its evidence, its salience, answered."""
     out = []
@@ -144,6 +165,10 @@ def main(path: str) -> None:
         for val in (True, False):
             cells = [rate(q, group=g, **{key: val}) for g in ("extractive", "abstractive")]
             print(f"  {key}={val}: extractive {cells[0]}; abstractive {cells[1]}")
+    for other in ("bigram", "length"):
+        low, high = paired_tau_difference(t, "coverage", other)
+        gap = kendall(m["coverage"], m["relevance"]) - kendall(m[other], m["relevance"])
+        print(f"\ntau(coverage, relevance) - tau({other}, relevance): {gap:+.2f} [{low:+.2f}, {high:+.2f}]")
 
 
 if __name__ == "__main__":

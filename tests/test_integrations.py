@@ -152,7 +152,7 @@ def test_deepevals_own_metric_parses_on_the_local_judge(default_judge):
 
     # The same GGUF and prompt without a grammar: its verdicts do not parse (they come as a bare list). A plain
     # model's whole run fails at this step; asked alone, of the grammar run's truths and claims (DeepEval's own
-    # method for the step), the test takes 103 s on one CPU rather than 222 s.
+    # method for the step), the test took 191 s in the suite rather than 248 s.
     unconstrained = SummarizationMetric(model=Plain("plain"), **settings)
     unconstrained.truths, unconstrained.claims = metric.truths, metric.claims
     try:
