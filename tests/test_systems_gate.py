@@ -6,9 +6,10 @@ question step runs and both runs are asked the same facts). The candidate keeps 
 sentence.
 
 An identical candidate never fails: tested with the small judge on 6 documents. A truncated candidate fails:
-tested with the default judge on all 12. Six were not enough: the default judge gave the full and the cut
-summaries the same score on 2 of them (both 0: it found none of those highlights in LEAD-3), and 4 sources
-that differ, all one way, give a one-sided permutation p of 1/16, which the gate rightly does not call worse.
+tested with the default judge on all 12. Six were not enough (measured when 0.3.1 asked the facts as
+questions): it gave the full and the cut summaries the same score on 2 of them (both 0: it found none of those
+highlights in LEAD-3), and 4 sources that differ, all one way, give a one-sided permutation p of 1/16, which
+the gate rightly does not call worse.
 
 The small judge (SmolLM2-135M) cannot make the truncated candidate fail, and this test does not pretend it
 can: on 8 of these documents it answered every generated coverage question of the full summaries "yes" and
