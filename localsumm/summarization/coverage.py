@@ -12,6 +12,7 @@ from ..protocol import Judge, yes_probabilities
 from ..text import sentences
 from . import prompts
 from .evidence import verdict_reason
+from .questionset.model import QuestionSet
 from .result import CoverageVerdict
 from .steplog import StepLog
 
@@ -22,9 +23,13 @@ def questions_to_ask(questions: Sequence[str], max_questions: int | None, key_fa
     return list(questions[:max_questions]) + [prompts.fact_question(f) for f in key_facts]
 
 
-def statements_to_ask(key_facts: Sequence[str]) -> list[str]:
-    """A set's key facts as coverage asks them when its ``facts_as`` is "statements": each with its final period."""
-    return [f.strip().rstrip(".") + "." for f in key_facts]
+def asked_of_summary(question_set: QuestionSet, max_questions: int | None) -> tuple[list[str], list[str]]:
+    """The questions and the statements coverage asks of a summary: the set's key facts are asked after its
+    questions, as its ``facts_as`` says (a reference's facts as statements, the judge's as questions)."""
+    if question_set.facts_as == "statements":
+        statements = [prompts.fact_statement(f) for f in question_set.key_facts]
+        return questions_to_ask(question_set.questions, max_questions), statements
+    return questions_to_ask(question_set.questions, max_questions, question_set.key_facts), []
 
 
 def coverage_verdicts(

@@ -215,6 +215,11 @@ def fact_question(fact: str) -> str:
     return "Is it true that " + fact.strip().rstrip(".") + "?"
 
 
+def fact_statement(fact: str) -> str:
+    """A key fact as the statements step asks it: the fact with its final period."""
+    return fact.strip().rstrip(".") + "."
+
+
 def claims_messages(summary: str, language: str = "en") -> Messages:
     instruction = _write_in("claims", language)
     task = CLAIMS_TASK.format(
@@ -252,6 +257,7 @@ __all__ = [
     "highlights_messages",
     "key_facts_messages",
     "fact_question",
+    "fact_statement",
     "HIGHLIGHTS_TASK",
     "KEY_FACTS_TASK",
     "SOURCE_SYSTEM",

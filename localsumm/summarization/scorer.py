@@ -30,7 +30,7 @@ from ..models.registry import looks_like_path
 from ..protocol import Judge, Thresholds
 from . import prompts
 from .claims import judge_claims, summary_claims
-from .coverage import coverage_verdicts, questions_to_ask, statements_to_ask
+from .coverage import asked_of_summary, coverage_verdicts
 from .grounding import left_out, point_questions, source_sentences
 from .inputs import SourceExtractor, resolve_source, resolve_summary
 from .plan import Plan, plan_evaluation, source_windows
@@ -119,12 +119,8 @@ class SummarizationScorer:
         alignment = judge_claims(
             self.judge, plan.windows, claims, source, options.literal_check, log, options.verification
         )
-        qs, cap = asked.question_set, asked.question_cap(options.max_questions)
-        statements = qs.facts_as == "statements"
-        questions = questions_to_ask(qs.questions, cap, [] if statements else qs.key_facts)
-        coverage = coverage_verdicts(
-            self.judge, summary, questions, log, statements_to_ask(qs.key_facts) if statements else ()
-        )
+        questions, statements = asked_of_summary(asked.question_set, asked.question_cap(options.max_questions))
+        coverage = coverage_verdicts(self.judge, summary, questions, log, statements)
         sentences = source_sentences(source)
         coverage = point_questions(sentences, coverage)
         analyze = AnalyzeStepResult(coverage=coverage, left_out=left_out(sentences, alignment, coverage))
