@@ -184,14 +184,14 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
     data = tmp_path / "data.csv"
     clean = SOURCE.replace(chr(34), "")
     # Distinct sources (no shared question sets), so that each item takes seconds and the interrupt lands mid-run.
-    data.write_text("id,source,summary\n" + "".join(f'r{n},"Report {n}. {clean}","{SUMMARY}"\n' for n in range(5)))
+    data.write_text("id,source,summary\n" + "".join(f'r{n},"Report {n}. {clean}","{SUMMARY}"\n' for n in range(3)))
     out = tmp_path / "out.jsonl"
     # --no-cache: answers cached by an earlier run would finish before the interrupt.
     args = ["eval", str(data), "--out", str(out), "--model", "smollm2-135m", "--no-cache"]
     proc = interrupt_after_first_line(args, out)
     first = out.read_text().splitlines()
     assert proc.returncode == 130, proc.stderr
-    assert 1 <= len(first) < 5
+    assert 1 <= len(first) < 3
     done = run_cli(
         "eval",
         str(data),
@@ -206,7 +206,7 @@ def test_eval_cli_for_real_with_interrupt_and_resume(tmp_path):
     )
     assert done.returncode == 1 and "below --fail-under" in done.stderr  # the CI gate
     lines = [json.loads(line) for line in out.read_text().splitlines()]
-    assert sorted(line["id"] for line in lines) == ["r0", "r1", "r2", "r3", "r4"]
+    assert sorted(line["id"] for line in lines) == ["r0", "r1", "r2"]
     assert all(line["localsumm"]["status"] == "scored" for line in lines)
     assert "mean" in done.stderr and "failed: 0" in done.stderr
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,20 @@ def _lines(path: Path, *, history: bool = True) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
+def runtime() -> Iterator[str]:
+    """One local Ray runtime, started here, for the module's runs to join as a cluster (``--ray ADDRESS``): a
+    start and a shutdown cost about 8 s on one CPU. A bare ``--ray`` (a runtime of the run's own) is tested
+    where the workers' environment matters: a worker without the model."""
+    import ray
+
+    ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+
+
+@pytest.fixture(scope="module")
 def data(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("ray") / "data.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in _records()))
@@ -92,15 +107,17 @@ def test_shards_keep_a_source_together_and_split_only_for_idle_workers():
     assert [[i.index for i in s] for s in shard(items[:1], key, 4)] == [[0]]
 
 
-def test_two_workers_give_the_results_file_of_one_process(data, one_process, tmp_path):
+def test_two_workers_give_the_results_file_of_one_process(data, one_process, runtime, tmp_path):
     out = tmp_path / "ray.jsonl"
-    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--ray", "--workers", "2")
+    done = run_cli(
+        "eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--ray", runtime, "--workers", "2"
+    )
     assert done.returncode == 0, done.stderr
     assert "failed: 0" in done.stderr
     assert _lines(out) == one_process
 
 
-def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process):
+def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process, runtime):
     scorer = create_summarization_scorer(SMALL, threads=1)
     seen: list[tuple[str, str]] = []
     killed: list[int] = []
@@ -116,7 +133,7 @@ def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process):
         [{"id": r["id"], "input": r["source"], "output": r["summary"]} for r in _records()],
         [scorer],
         on_item_complete=on_item,
-        ray=RaySettings(workers=2, threads=1),
+        ray=RaySettings(address=runtime, workers=2, threads=1),
     )
     assert sorted(i for i, _ in seen) == sorted(one_process), "an item was lost or reported twice"
     assert killed and any(not worker.endswith(f":{killed[0]}") for _, worker in seen[1:])
@@ -127,22 +144,33 @@ def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process):
         assert got["localsumm"]["result"] == expected, item.id
 
 
-def test_an_interrupted_driver_resumes_without_losing_or_repeating(data, one_process, tmp_path):
+def test_an_interrupted_driver_resumes_without_losing_or_repeating(data, one_process, runtime, tmp_path):
     out = tmp_path / "ray.jsonl"
     proc = interrupt_after_first_line(
-        ["eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--ray", "--workers", "2"], out
+        ["eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--ray", runtime, "--workers", "2"], out
     )
     assert proc.returncode == 130, proc.stderr
     assert 1 <= len(out.read_text().splitlines()) < len(one_process)
     done = run_cli(
-        "eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "2"
+        "eval",
+        str(data),
+        "--out",
+        str(out),
+        "--model",
+        SMALL,
+        "--no-cache",
+        "--resume",
+        "--ray",
+        runtime,
+        "--workers",
+        "2",
     )
     assert done.returncode == 0, done.stderr
     # The same scores and verdicts; the resumed run asked the first questions of a source again.
     assert _lines(out, history=False) == {k: _comparable(v, history=False) for k, v in one_process.items()}
 
 
-def test_resuming_with_another_judge_stops_before_writing(data, one_process, tmp_path):
+def test_resuming_with_another_judge_stops_before_writing(data, one_process, runtime, tmp_path):
     """Under Ray the driver never loads the judge: the first result the workers send names it."""
     out = tmp_path / "ray.jsonl"
     first = json.loads(json.dumps(next(iter(one_process.values()))))
@@ -150,7 +178,18 @@ def test_resuming_with_another_judge_stops_before_writing(data, one_process, tmp
     out.write_text(json.dumps(first) + "\n")
     before = out.read_text()
     done = run_cli(
-        "eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--resume", "--ray", "--workers", "1"
+        "eval",
+        str(data),
+        "--out",
+        str(out),
+        "--model",
+        SMALL,
+        "--no-cache",
+        "--resume",
+        "--ray",
+        runtime,
+        "--workers",
+        "1",
     )
     assert done.returncode == 3, done.stderr  # InputError
     assert "judged by another-judge" in done.stderr and f"not {SMALL}" in done.stderr and "Traceback" not in done.stderr
@@ -179,16 +218,18 @@ def test_a_worker_without_the_model_stops_the_run_naming_its_node(data, tmp_path
     assert not out.exists() or not out.read_text().strip()
 
 
-def test_more_workers_than_the_runtime_has_cpus_is_a_clear_error(data, tmp_path):
-    done = run_cli("eval", str(data), "--out", str(tmp_path / "r.jsonl"), "--model", SMALL, "--ray", "--workers", "64")
+def test_more_workers_than_the_runtime_has_cpus_is_a_clear_error(data, runtime, tmp_path):
+    out = tmp_path / "r.jsonl"
+    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--ray", runtime, "--workers", "64")
     assert done.returncode == 2 and "lower --workers or --threads" in done.stderr, done.stderr
 
 
-def test_a_second_driver_on_the_same_out_is_refused(tmp_path):
+def test_a_second_driver_on_the_same_out_is_refused(runtime, tmp_path):
     """Only the driver writes the results file, and one driver at a time: a second is refused at once."""
     data, questions = quick_eval_files(tmp_path, 4)
     out = tmp_path / "ray.jsonl"
     args = ["eval", str(data), "--out", str(out), "--model", SMALL, "--questions", str(questions), "--no-cache"]
-    second, pid = second_writer([*args, "--ray", "--workers", "1"], out, [*args, "--resume", "--ray", "--workers", "1"])
+    ray = ["--ray", runtime, "--workers", "1"]
+    second, pid = second_writer([*args, *ray], out, [*args, "--resume", *ray])
     assert_refused(second, pid)
     assert sorted(_lines(out)) == [f"i{k}" for k in range(4)]  # each id once

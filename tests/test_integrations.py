@@ -96,6 +96,13 @@ def test_deepeval_test_run(tmp_path, cli):
     assert f"SCORE {cli['score']}" in done.stdout
 
 
+SHORT_SOURCE = (
+    "Harbor Lights Brewing was founded in Portland, Maine, in 1995 by Maria Chen. "
+    "In 2018 it opened a second brewery in Burlington, Vermont."
+)
+SHORT_SUMMARY = "Harbor Lights Brewing, founded in 1995, was sold to a national beverage group in 2021."
+
+
 class _PlainModel:
     """DeepEval's own summarization metric on the same GGUF, prompted without a grammar (as a plain local model is)."""
 
@@ -117,10 +124,12 @@ def test_deepevals_own_metric_parses_on_the_local_judge(default_judge):
     from deepeval.test_case import LLMTestCase
 
     from localsumm.integrations.deepeval import LocalJudgeModel
+    from localsumm.text import sentences
 
-    case = LLMTestCase(input=SOURCE, actual_output=SUMMARY)
-    # Questions given and truths limited, as DeepEval's users may: every structured step still runs (truths, claims,
-    # answers, verdicts).
+    # A two-sentence source and a one-sentence summary: on one CPU the 1.5B reads about 30 prompt tokens a second,
+    # and this metric's five prompts repeat them. Questions given and truths limited, as DeepEval's users may:
+    # every structured step still runs (truths, claims, answers, verdicts).
+    case = LLMTestCase(input=SHORT_SOURCE, actual_output=SHORT_SUMMARY)
     settings = {
         "async_mode": False,
         "include_reason": False,
@@ -150,11 +159,13 @@ def test_deepevals_own_metric_parses_on_the_local_judge(default_judge):
         def get_model_name(self) -> str:
             return "plain"
 
-    # The same GGUF and prompt without a grammar: its verdicts do not parse (they come as a bare list). A plain
-    # model's whole run fails at this step, so only the step is asked (DeepEval's own method for it), of the
-    # grammar run's truths and claims: every earlier step of a plain run would be judge time spent for nothing.
+    # The same GGUF and prompt without a grammar: its verdicts do not parse (they come as a bare list in a code
+    # fence). A plain model's whole run fails at this step, so only the step is asked (DeepEval's own method for
+    # it): every earlier step of a plain run would be judge time spent for nothing. It is asked of the grammar
+    # run's truths and the example summary's three sentences as claims; of this case's short claims the plain
+    # model wrote a list that parsed, so a plain model fails often, not always.
     unconstrained = SummarizationMetric(model=Plain("plain"), **settings)
-    unconstrained.truths, unconstrained.claims = metric.truths, metric.claims
+    unconstrained.truths, unconstrained.claims = metric.truths, sentences(SUMMARY)
     try:
         with pytest.raises(Exception, match="(?i)json|schema|validation"):
             unconstrained._generate_alignment_verdicts()
