@@ -87,12 +87,19 @@ def default_judge():
 
 
 @pytest.fixture(scope="session")
-def cli() -> dict:
-    """What ``localsumm score --json`` gives the bundled example on the small judge with every default (a separate
-    process): computed once per worker, for each test that compares with it."""
-    done = run_cli("score", *EXAMPLE, "--model", SMALL, "--json")
+def cli_run(tmp_path_factory) -> tuple[dict, list[dict]]:
+    """What ``localsumm score --json --trace FILE`` gives the bundled example on the small judge with every default
+    (a separate process), and the trace it wrote: computed once per worker, for each test that reads it."""
+    trace = tmp_path_factory.mktemp("cli") / "trace.jsonl"
+    done = run_cli("score", *EXAMPLE, "--model", SMALL, "--json", "--trace", str(trace))
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(done.stdout), [json.loads(line) for line in trace.read_text().splitlines()]
+
+
+@pytest.fixture(scope="session")
+def cli(cli_run) -> dict:
+    """The result of :func:`cli_run`, for each test that compares with it."""
+    return cli_run[0]
 
 
 _BLOCK_SOCKETS = """
@@ -199,7 +206,7 @@ def interrupt_after_first_line(args: list[str], out: Path, *, timeout: float = 6
 
 
 # Lanes (`make test-fast` runs what none of these marks): a test is marked by what it starts.
-_ENGINE_FIXTURES = {"small_judge", "default_judge", "cli"}
+_ENGINE_FIXTURES = {"small_judge", "default_judge", "cli", "cli_run"}
 _ENGINE_WORDS = (
     "run_cli(",
     "SMALL",
