@@ -32,6 +32,7 @@ from localsumm import create_summarization_scorer
 from localsumm.bench import metrics
 from localsumm.bench.calibrate import split_documents
 from localsumm.bench.items import bigram_overlap
+from localsumm.bench.systems import read_expert_means
 from localsumm.summarization.claims import summary_claims
 from localsumm.summarization.grounding import source_sentences
 from localsumm.summarization.plan import evaluation_language
@@ -130,11 +131,9 @@ def spearman_per_doc(rows: list[dict[str, Any]], value: Callable[[dict[str, Any]
 
 
 def systems_tau(rows: list[dict[str, Any]], value: Callable[[dict[str, Any]], float]) -> float:
-    experts = json.loads(EXPERTS.read_text(encoding="utf-8"))
     systems = sorted({r["system"] for r in rows})
     ours = [np.mean([value(r) for r in rows if r["system"] == s]) for s in systems]
-    theirs = [experts[s]["consistency"] if isinstance(experts[s], dict) else experts[s] for s in systems]
-    return metrics.kendall(ours, theirs)
+    return metrics.kendall(ours, read_expert_means(EXPERTS, systems)["consistency"])
 
 
 # What each set's figure is, and what of a line it reads under a mode (the baselines read the line alone).

@@ -6,11 +6,13 @@ import json
 
 from localsumm.bench.harness import run_harness
 
-from .conftest import ROOT, SMALL
+from .conftest import SMALL, SOURCE, SUMMARY
 
 
-def test_a_session_and_cli_calls_score_the_same_summaries_alike():
-    report = run_harness(ROOT / "benchmarks" / "data" / "summeval.dev.jsonl", model=SMALL, items=1)
+def test_a_session_and_cli_calls_score_the_same_summaries_alike(tmp_path):
+    data = tmp_path / "data.jsonl"  # the bundled example: under half the length of a SummEval source
+    data.write_text(json.dumps({"id": "example", "source": SOURCE, "summary": SUMMARY}) + "\n", encoding="utf-8")
+    report = run_harness(data, model=SMALL, items=1)
     for side in (report.pytest, report.cli):
         assert len(side.per_summary) == len(side.scores) == 1
         assert 0 < side.steps < side.wall

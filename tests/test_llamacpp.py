@@ -207,7 +207,8 @@ def test_same_result_at_one_thread_as_at_two():
     # bench quality --threads 1 runs datasets side by side and reuses caches filled at two threads.
     from .conftest import _judge
 
-    one, two = (create_summarization_scorer(_judge(SMALL, threads=n)).run(input=SOURCE, output=SUMMARY) for n in (1, 2))
+    source = SOURCE.split("\n\n")[0]  # the example's first paragraph: the check is the same at any length
+    one, two = (create_summarization_scorer(_judge(SMALL, threads=n)).run(input=source, output=SUMMARY) for n in (1, 2))
     assert without_costs(one) == without_costs(two)
 
 

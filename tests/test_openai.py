@@ -97,7 +97,8 @@ def test_verdicts_are_probabilities_from_the_endpoints_logprobs(judge):
 
 
 def test_the_scorer_end_to_end_on_a_hosted_judge(judge):
-    result = create_summarization_scorer(judge).run(input=SOURCE, output=SUMMARY)
+    source = SOURCE.split("\n\n")[0]  # the example's first paragraph: every step still runs, on fewer tokens
+    result = create_summarization_scorer(judge).run(input=source, output=SUMMARY)
     assert result.provenance.model == "openai:smollm2"
     assert result.preprocess_step_result.alignment and result.preprocess_step_result.questions
     assert all(0 <= v.probability <= 1 for v in result.preprocess_step_result.alignment)
