@@ -14,7 +14,10 @@ Lab script, not product: reads one ``localsumm eval`` results file of
    proxy: at least half of the question's content words in one reference), and each group's answer
    rate on salient and other questions;
 6. power: tau(coverage, relevance) - tau(bigram, relevance), paired over 1,000 resamples of the documents
-   (seed 0): how large a difference these 12 documents can tell apart.
+   (seed 0): how large a difference these 12 documents can tell apart;
+7. where the copying association lives: coverage counted on the lead's questions alone and on the
+   others alone (by each verdict's evidence pointer), tau over systems with relevance, bigram overlap
+   and length (exploratory: not a candidate, no halves).
 
     python benchmarks/coverage_diagnosis.py systems.jsonl
 """
@@ -25,6 +28,7 @@ import json
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 
 import numpy as np
 
@@ -112,19 +116,34 @@ def question_rows(rows: list[dict]) -> list[dict]:
     for r in rows:
         refs = [content(ref) for ref in r["meta"]["reference_summaries"]]
         for v in verdicts(r):
-            ev = v.get("evidence") or []
             q = content(v["question"])
             salient = bool(q) and max(len(q & ref) / len(q) for ref in refs) >= 0.5
             out.append(
                 {
                     "group": "extractive" if r["meta"]["system"] in EXTRACTIVE else "abstractive",
-                    "lead": bool(ev) and ev[0]["index"] < LEAD,
+                    "lead": is_lead(v),
                     "salient": salient,
                     "answered": v["answered"],
                     "probability": v["probability"],
                 }
             )
     return out
+
+
+def is_lead(v: dict) -> bool:
+    """Whether a coverage verdict's evidence pointer (the source sentence its question's words match best) is in
+    the source's lead."""
+    ev = v.get("evidence") or []
+    return bool(ev) and ev[0]["index"] < LEAD
+
+
+def coverage_where(rows: list[dict], keep: Callable[[dict], bool]) -> np.ndarray:
+    """Each summary's coverage counted on the questions ``keep`` selects (nan where it selects none)."""
+    out = []
+    for r in rows:
+        kept = [v["answered"] for v in verdicts(r) if keep(v)]
+        out.append(np.mean(kept) if kept else np.nan)
+    return np.array(out, dtype=float)
 
 
 def rate(rows: list[dict], **where: object) -> str:
@@ -169,6 +188,12 @@ def main(path: str) -> None:
         low, high = paired_tau_difference(t, "coverage", other)
         gap = kendall(m["coverage"], m["relevance"]) - kendall(m[other], m["relevance"])
         print(f"\ntau(coverage, relevance) - tau({other}, relevance): {gap:+.2f} [{low:+.2f}, {high:+.2f}]")
+    print("\ncoverage counted on part of the questions: tau over systems with relevance / bigram / length")
+    for name, keep in (("lead's questions", is_lead), ("the others", lambda v: not is_lead(v))):
+        part = coverage_where(rows, keep)
+        means = np.array([np.nanmean(part[t["system"] == s]) for s in systems])
+        taus = " / ".join(f"{kendall(means, m[k]):.2f}" for k in ("relevance", "bigram", "length"))
+        print(f"  {name} ({np.mean([sum(map(keep, verdicts(r))) for r in rows]):.1f} per summary): {taus}")
 
 
 if __name__ == "__main__":
