@@ -15,9 +15,10 @@ Lab script, not product: reads one ``localsumm eval`` results file of
    rate on salient and other questions;
 6. power: tau(coverage, relevance) - tau(bigram, relevance), paired over 1,000 resamples of the documents
    (seed 0): how large a difference these 12 documents can tell apart;
-7. where the copying association lives: coverage counted on the lead's questions alone and on the
-   others alone (by each verdict's evidence pointer), tau over systems with relevance, bigram overlap
-   and length (exploratory: not a candidate, no halves).
+7. where the copying association lives: coverage counted on the lead's questions alone, on the
+   others alone (by each verdict's evidence pointer), and on all with the lead weighted to its share of
+   the source's sentences; tau over systems with relevance, bigram overlap and length (exploratory: not
+   a candidate, no halves).
 
     python benchmarks/coverage_diagnosis.py systems.jsonl
 """
@@ -34,6 +35,7 @@ import numpy as np
 
 from localsumm.bench.items import bigram_overlap
 from localsumm.bench.metrics import kendall
+from localsumm.summarization.grounding import source_sentences
 
 EXTRACTIVE = {"M0", "M1", "M2", "M5"}
 LEAD = 3
@@ -146,6 +148,20 @@ def coverage_where(rows: list[dict], keep: Callable[[dict], bool]) -> np.ndarray
     return np.array(out, dtype=float)
 
 
+def coverage_lead_weighted(rows: list[dict]) -> np.ndarray:
+    """Each summary's coverage with its lead's questions weighted down (or up) to the lead's share of the source's
+    sentences: what coverage would be if the questions sampled the source evenly by position."""
+    out = []
+    for r in rows:
+        vs = verdicts(r)
+        lead = np.array([is_lead(v) for v in vs], dtype=bool)
+        spans = len(source_sentences(r["source"]).spans)
+        share_q, share_s = lead.mean() if vs else 0.0, min(LEAD, spans) / spans
+        w = np.where(lead, share_s / share_q, (1 - share_s) / (1 - share_q)) if 0 < share_q < 1 else np.ones(len(vs))
+        out.append(np.average([v["answered"] for v in vs], weights=w) if vs else np.nan)
+    return np.array(out, dtype=float)
+
+
 def rate(rows: list[dict], **where: object) -> str:
     sel = [r for r in rows if all(r[k] == v for k, v in where.items())]
     if not sel:
@@ -189,11 +205,16 @@ def main(path: str) -> None:
         gap = kendall(m["coverage"], m["relevance"]) - kendall(m[other], m["relevance"])
         print(f"\ntau(coverage, relevance) - tau({other}, relevance): {gap:+.2f} [{low:+.2f}, {high:+.2f}]")
     print("\ncoverage counted on part of the questions: tau over systems with relevance / bigram / length")
-    for name, keep in (("lead's questions", is_lead), ("the others", lambda v: not is_lead(v))):
-        part = coverage_where(rows, keep)
+    lead = np.mean([sum(map(is_lead, verdicts(r))) for r in rows])
+    others = np.mean([len(verdicts(r)) for r in rows]) - lead
+    parts = {
+        f"the lead's questions ({lead:.1f} a summary)": coverage_where(rows, is_lead),
+        f"the others ({others:.1f})": coverage_where(rows, lambda v: not is_lead(v)),
+        "all, the lead weighted to its share of the source's sentences": coverage_lead_weighted(rows),
+    }
+    for name, part in parts.items():
         means = np.array([np.nanmean(part[t["system"] == s]) for s in systems])
-        taus = " / ".join(f"{kendall(means, m[k]):.2f}" for k in ("relevance", "bigram", "length"))
-        print(f"  {name} ({np.mean([sum(map(keep, verdicts(r))) for r in rows]):.1f} per summary): {taus}")
+        print(f"  {name}: " + " / ".join(f"{kendall(means, m[k]):.2f}" for k in ("relevance", "bigram", "length")))
 
 
 if __name__ == "__main__":
