@@ -60,6 +60,8 @@ SMALL = "smollm2-135m"
 
 SOURCE = (ROOT / "examples" / "source.txt").read_text(encoding="utf-8")
 SUMMARY = (ROOT / "examples" / "summary.txt").read_text(encoding="utf-8")
+# The example's first paragraph: for checks that hold at any length, on fewer tokens.
+FIRST_PARAGRAPH = SOURCE.split("\n\n")[0]
 EXAMPLE = ("--source", str(ROOT / "examples" / "source.txt"), "--summary", str(ROOT / "examples" / "summary.txt"))
 """The bundled example as ``localsumm score`` flags."""
 STEPS = ["claims", "questions", "answerable", "highlights", "key_facts", "alignment", "coverage"]

@@ -67,6 +67,13 @@ def _lines(path: Path, *, history: bool = True) -> dict[str, dict]:
     return {line["id"]: _comparable(line, history=history) for line in lines}
 
 
+def ray_eval(data: Path, out: Path, ray: str | None, workers: int, *more: str) -> list[str]:
+    """``localsumm eval`` arguments for ``data`` on the small judge under Ray with ``workers`` workers, writing
+    ``out``: ``ray`` is the cluster's address, or None for a bare ``--ray`` (a runtime of the run's own)."""
+    address = [] if ray is None else [ray]
+    return ["eval", str(data), "--out", str(out), "--model", SMALL, *more, "--ray", *address, "--workers", str(workers)]
+
+
 @pytest.fixture(scope="module")
 def runtime() -> Iterator[str]:
     """One local Ray runtime, started here, for the module's runs to join as a cluster (``--ray ADDRESS``): a
@@ -109,9 +116,7 @@ def test_shards_keep_a_source_together_and_split_only_for_idle_workers():
 
 def test_two_workers_give_the_results_file_of_one_process(data, one_process, runtime, tmp_path):
     out = tmp_path / "ray.jsonl"
-    done = run_cli(
-        "eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--ray", runtime, "--workers", "2"
-    )
+    done = run_cli(*ray_eval(data, out, runtime, 2, "--no-cache"))
     assert done.returncode == 0, done.stderr
     assert "failed: 0" in done.stderr
     assert _lines(out) == one_process
@@ -146,25 +151,10 @@ def test_a_worker_killed_mid_run_costs_only_the_items_it_held(one_process, runti
 
 def test_an_interrupted_driver_resumes_without_losing_or_repeating(data, one_process, runtime, tmp_path):
     out = tmp_path / "ray.jsonl"
-    proc = interrupt_after_first_line(
-        ["eval", str(data), "--out", str(out), "--model", SMALL, "--no-cache", "--ray", runtime, "--workers", "2"], out
-    )
+    proc = interrupt_after_first_line(ray_eval(data, out, runtime, 2, "--no-cache"), out)
     assert proc.returncode == 130, proc.stderr
     assert 1 <= len(out.read_text().splitlines()) < len(one_process)
-    done = run_cli(
-        "eval",
-        str(data),
-        "--out",
-        str(out),
-        "--model",
-        SMALL,
-        "--no-cache",
-        "--resume",
-        "--ray",
-        runtime,
-        "--workers",
-        "2",
-    )
+    done = run_cli(*ray_eval(data, out, runtime, 2, "--no-cache", "--resume"))
     assert done.returncode == 0, done.stderr
     # The same scores and verdicts; the resumed run asked the first questions of a source again.
     assert _lines(out, history=False) == {k: _comparable(v, history=False) for k, v in one_process.items()}
@@ -177,20 +167,7 @@ def test_resuming_with_another_judge_stops_before_writing(data, one_process, run
     first["localsumm"]["result"]["provenance"].update(model="another-judge", model_sha256="0" * 64)
     out.write_text(json.dumps(first) + "\n")
     before = out.read_text()
-    done = run_cli(
-        "eval",
-        str(data),
-        "--out",
-        str(out),
-        "--model",
-        SMALL,
-        "--no-cache",
-        "--resume",
-        "--ray",
-        runtime,
-        "--workers",
-        "1",
-    )
+    done = run_cli(*ray_eval(data, out, runtime, 1, "--no-cache", "--resume"))
     assert done.returncode == 3, done.stderr  # InputError
     assert "judged by another-judge" in done.stderr and f"not {SMALL}" in done.stderr and "Traceback" not in done.stderr
     assert out.read_text() == before
@@ -200,18 +177,7 @@ def test_a_worker_without_the_model_stops_the_run_naming_its_node(data, tmp_path
     out = tmp_path / "ray.jsonl"
     empty = tmp_path / "no-models"
     empty.mkdir()
-    done = run_cli(
-        "eval",
-        str(data),
-        "--out",
-        str(out),
-        "--model",
-        SMALL,
-        "--ray",
-        "--workers",
-        "1",
-        env={"LOCALSUMM_MODELS": str(empty)},
-    )
+    done = run_cli(*ray_eval(data, out, None, 1), env={"LOCALSUMM_MODELS": str(empty)})
     assert done.returncode == 4, done.stderr
     assert "the worker on node" in done.stderr and "is not installed" in done.stderr
     assert "Traceback" not in done.stderr
@@ -219,8 +185,7 @@ def test_a_worker_without_the_model_stops_the_run_naming_its_node(data, tmp_path
 
 
 def test_more_workers_than_the_runtime_has_cpus_is_a_clear_error(data, runtime, tmp_path):
-    out = tmp_path / "r.jsonl"
-    done = run_cli("eval", str(data), "--out", str(out), "--model", SMALL, "--ray", runtime, "--workers", "64")
+    done = run_cli(*ray_eval(data, tmp_path / "r.jsonl", runtime, 64))
     assert done.returncode == 2 and "lower --workers or --threads" in done.stderr, done.stderr
 
 

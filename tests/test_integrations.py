@@ -126,9 +126,9 @@ def test_deepevals_own_metric_parses_on_the_local_judge(default_judge):
     from localsumm.integrations.deepeval import LocalJudgeModel
     from localsumm.text import sentences
 
-    # A two-sentence source and a one-sentence summary: on one CPU the 1.5B reads about 30 prompt tokens a second,
-    # and this metric's five prompts repeat them. Questions given and truths limited, as DeepEval's users may:
-    # every structured step still runs (truths, claims, answers, verdicts).
+    # A two-sentence source and a one-sentence summary: this metric's five prompts each repeat the texts, which
+    # the 1.5B reads slowly on one CPU. Questions given and truths limited, as DeepEval's users may: every
+    # structured step still runs (truths, claims, answers, verdicts).
     case = LLMTestCase(input=SHORT_SOURCE, actual_output=SHORT_SUMMARY)
     settings = {
         "async_mode": False,

@@ -18,7 +18,7 @@ from localsumm.summarization import prompts
 from localsumm.summarization.schemas import ClaimList, question_list
 from localsumm.text import sentences
 
-from .conftest import SMALL, SOURCE, STEPS, SUMMARY
+from .conftest import FIRST_PARAGRAPH, SMALL, SOURCE, STEPS, SUMMARY
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -207,8 +207,8 @@ def test_same_result_at_one_thread_as_at_two():
     # bench quality --threads 1 runs datasets side by side and reuses caches filled at two threads.
     from .conftest import _judge
 
-    source = SOURCE.split("\n\n")[0]  # the example's first paragraph: the check is the same at any length
-    one, two = (create_summarization_scorer(_judge(SMALL, threads=n)).run(input=source, output=SUMMARY) for n in (1, 2))
+    judges = (_judge(SMALL, threads=n) for n in (1, 2))
+    one, two = (create_summarization_scorer(judge).run(input=FIRST_PARAGRAPH, output=SUMMARY) for judge in judges)
     assert without_costs(one) == without_costs(two)
 
 

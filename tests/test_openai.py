@@ -21,7 +21,7 @@ from localsumm.errors import NetworkError
 from localsumm.models.registry import get_spec
 from localsumm.summarization.schemas import claim_list
 
-from .conftest import EXAMPLE, ROOT, SOURCE, SUMMARY, run_cli
+from .conftest import EXAMPLE, FIRST_PARAGRAPH, ROOT, SOURCE, SUMMARY, run_cli
 
 KEY = {"LOCALSUMM_API_KEY": "not-needed-locally"}
 
@@ -97,8 +97,7 @@ def test_verdicts_are_probabilities_from_the_endpoints_logprobs(judge):
 
 
 def test_the_scorer_end_to_end_on_a_hosted_judge(judge):
-    source = SOURCE.split("\n\n")[0]  # the example's first paragraph: every step still runs, on fewer tokens
-    result = create_summarization_scorer(judge).run(input=source, output=SUMMARY)
+    result = create_summarization_scorer(judge).run(input=FIRST_PARAGRAPH, output=SUMMARY)
     assert result.provenance.model == "openai:smollm2"
     assert result.preprocess_step_result.alignment and result.preprocess_step_result.questions
     assert all(0 <= v.probability <= 1 for v in result.preprocess_step_result.alignment)

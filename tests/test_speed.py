@@ -2,18 +2,15 @@
 
 import json
 
-from .conftest import SOURCE, SUMMARY, run_cli
+from .conftest import FIRST_PARAGRAPH, SUMMARY, run_cli
 
 
 def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
     data = tmp_path / "data.jsonl"
     later = "Harbor Lights makes beer in Maine."
-    # The example's first paragraph: the bench scores each summary six times (once per lever), and the whole
-    # example's source makes that 1.3 times as long.
-    source = SOURCE.split("\n\n")[0]
-    data.write_text(
-        "".join(json.dumps({"id": i, "source": source, "summary": s}) + "\n" for i, s in (("a", SUMMARY), ("b", later)))
-    )
+    # The example's first paragraph: the bench scores each summary once per lever, six times.
+    rows = (("a", SUMMARY), ("b", later))
+    data.write_text("".join(json.dumps({"id": i, "source": FIRST_PARAGRAPH, "summary": s}) + "\n" for i, s in rows))
     out = tmp_path / "speed.json"
     done = run_cli(
         "bench",
