@@ -36,6 +36,7 @@ EXP = Path("exp")
 SETS = {
     "systems": DATA / "summeval.systems.dev.jsonl",
     "stress": DATA / "paraphrase.stress.jsonl",
+    "summeval": DATA / "summeval.dev.jsonl",
     "realsumm": DATA / "realsumm.dev.jsonl",
     "rose": DATA / "rose.dev.jsonl",
     # The stress set's facts part: RoSE dev's summaries asked their ACUs as written, and as rewritten more generally.
@@ -57,10 +58,20 @@ EXAMPLES = (
     '\n\nFor example, the summary "councillors voted through a 2m budget." answers "Did the council approve new '
     'spending?" yes; the summary "the museum reopened after a fire." answers "Did the museum reopen in 1932?" no.'
 )
+# Main-fact coverage (preregistered/main-fact-coverage-2026-12-07.md): QV credits a question's fact without the
+# details it adds; QM is today's verdict over main-fact questions (a question file written by question_candidates.py).
+MAIN_FACT = (
+    "Does the summary state the fact the following question asks about, so that a reader of the summary alone "
+    'would answer it "yes"? It counts if the summary states the fact in other words, or without a detail the '
+    "question adds (a day, a place, a number, a title). If the summary does not state the fact, or states "
+    "something else, answer no. Answer with one word: yes or no."
+)
 TASKS = {
     "C0": prompts.COVERAGE_TASK,
     "C1": OTHER_WORDS + "\n\nQuestion:",
     "C2": OTHER_WORDS + EXAMPLES + "\n\nQuestion:",
+    "QV": MAIN_FACT + "\n\nQuestion:",
+    "QM": prompts.COVERAGE_TASK,
 }
 
 # Reference facts (preregistered/reference-facts-2026-12-06.md): F0 is today's; W cleans the fact; S asks it as a
@@ -91,7 +102,7 @@ def records(name: str) -> list[dict]:
 
 
 def questions_of(r: dict, name: str, files: dict[str, dict]) -> list[str]:
-    if name in ("systems", "stress"):
+    if name in ("systems", "stress", "summeval"):
         q = files[source_sha256(r["source"])]
         return list(q["questions"]) + [prompts.fact_question(f) for f in q["key_facts"]]
     return [prompts.fact_question(f) for f in r["meta"][FACTS[name]]]
@@ -106,7 +117,7 @@ def prompts_of(variant: str, r: dict, name: str, files: dict[str, dict]) -> list
 def ask(variant: str, name: str, question_file: str, half: str) -> None:
     versions = dict(prompts.STEP_VERSIONS)
     # Today's task text under the product's step name, so that a prompt asked before is answered from the cache.
-    step = "coverage" if variant in ("C0", "F0", "W") else f"coverage-{variant}"
+    step = "coverage" if variant in ("C0", "F0", "W", "QM") else f"coverage-{variant}"
     if step != "coverage":
         versions[step] = "candidate-2026-12-06"
     judge = CachedJudge(open_judge(), JudgeCallCache(None), versions)

@@ -1,0 +1,113 @@
+"""Coverage verdicts checked by hand: is the copying gap in the questions or in the verdicts? (issue 47)
+
+Lab script, not product; pre-registered in ``preregistered/coverage-verdict-audit-2026-12-07.md``.
+Reads the systems run (``localsumm eval benchmarks/data/summeval.systems.dev.jsonl --questions q.jsonl``).
+
+    python benchmarks/coverage_audit.py sheet systems.jsonl sheet.md     # blind: no system, no probability
+    python benchmarks/coverage_audit.py report systems.jsonl benchmarks/data/coverage-audit.labels.tsv
+
+The labels file has one row per question: the result's id, the question's index in its coverage list,
+and ``Y`` / ``P`` / ``N`` (the pre-registration says what each means).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import sys
+
+import numpy as np
+
+SYSTEMS = ("M1", "M23")  # the most over- and the most under-ranked by coverage (RESULTS, "Systems against experts")
+
+
+def load(path: str) -> list[dict]:
+    rows = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    picked = [r for r in rows if r["meta"]["system"] in SYSTEMS and r["localsumm"]["status"] == "scored"]
+    random.Random(7).shuffle(picked)
+    return picked
+
+
+def coverage(r: dict) -> list[dict]:
+    return r["localsumm"]["result"]["analyze_step_result"]["coverage"]
+
+
+def sheet(results: str, out: str) -> None:
+    lines = []
+    for i, r in enumerate(load(results)):
+        lines += [f"### S{i:02d} {r['id']}", r["summary"], ""]
+        lines += [f"{j} | {v['question']}" for j, v in enumerate(coverage(r))] + [""]
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+
+
+def table(results: str, labels: str) -> list[dict]:
+    with open(labels, encoding="utf-8") as f:
+        given = {(row["id"], int(row["question"])): row["label"] for row in csv.DictReader(f, delimiter="\t")}
+    out = []
+    for r in load(results):
+        for j, v in enumerate(coverage(r)):
+            label = given[(r["id"], j)]  # every question is labelled: a missing one is an error
+            out.append(
+                {"doc": r["meta"]["doc_id"], "system": r["meta"]["system"], "label": label, "judge": v["answered"]}
+            )
+    return out
+
+
+def per_document(rows: list[dict], value: str) -> dict[str, dict[str, float]]:
+    """Per document and system, the share of questions answered: by the judge, or by hand (``Y``, or ``YP``)."""
+    cells: dict[tuple[str, str], list[float]] = {}
+    for q in rows:
+        hit = q["judge"] if value == "judge" else q["label"] in value
+        cells.setdefault((q["doc"], q["system"]), []).append(float(hit))
+    docs: dict[str, dict[str, float]] = {}
+    for (doc, system), hits in cells.items():
+        docs.setdefault(doc, {})[system] = float(np.mean(hits))
+    return docs
+
+
+def gap(docs: dict[str, dict[str, float]], keys: list[str]) -> float:
+    return float(np.mean([docs[d]["M1"] - docs[d]["M23"] for d in keys]))
+
+
+def report(results: str, labels: str) -> None:
+    rows = table(results, labels)
+    names = sorted({q["doc"] for q in rows})
+    ways = {
+        "judge": per_document(rows, "judge"),
+        "hand Y": per_document(rows, "Y"),
+        "hand Y or P": per_document(rows, "YP"),
+    }
+    print(f"{len(rows)} questions, {len(names)} documents, systems {', '.join(SYSTEMS)}\n")
+    print("| coverage | " + " | ".join(SYSTEMS) + " | M1 - M23 [95%] |")
+    print("|---|" + "---:|" * (len(SYSTEMS) + 1))
+    rng = np.random.default_rng(0)
+    draws = [list(rng.choice(names, size=len(names))) for _ in range(1000)]
+    for way, docs in ways.items():
+        means = [np.mean([docs[d][s] for d in names]) for s in SYSTEMS]
+        lo, hi = np.percentile([gap(docs, k) for k in draws], [2.5, 97.5])
+        print(
+            f"| {way} | "
+            + " | ".join(f"{m:.3f}" for m in means)
+            + f" | {gap(docs, names):+.3f} [{lo:+.3f}, {hi:+.3f}] |"
+        )
+    for hand in ("hand Y", "hand Y or P"):
+        diff = [gap(ways["judge"], k) - gap(ways[hand], k) for k in draws]
+        lo, hi = np.percentile(diff, [2.5, 97.5])
+        print(
+            f"\njudge gap - {hand} gap: {gap(ways['judge'], names) - gap(ways[hand], names):+.3f} [{lo:+.3f}, {hi:+.3f}]"
+        )
+    print("\n| system | labels Y / P / N | judge yes among Y (recall) | among P | among N (false yes) |")
+    print("|---|---|---:|---:|---:|")
+    for s in SYSTEMS:
+        mine = [q for q in rows if q["system"] == s]
+        count = {c: [q["judge"] for q in mine if q["label"] == c] for c in "YPN"}
+        rates = " | ".join(f"{np.mean(v):.2f} ({sum(v)}/{len(v)})" if v else "-" for v in count.values())
+        print(f"| {s} | {' / '.join(str(len(v)) for v in count.values())} | {rates} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4 or sys.argv[1] not in ("sheet", "report"):
+        sys.exit(__doc__)
+    {"sheet": sheet, "report": report}[sys.argv[1]](sys.argv[2], sys.argv[3])
