@@ -95,9 +95,8 @@ def report(results: str, labels: str) -> None:
     for hand in ("hand Y", "hand Y or P"):
         diff = [gap(ways["judge"], k) - gap(ways[hand], k) for k in draws]
         lo, hi = np.percentile(diff, [2.5, 97.5])
-        print(
-            f"\njudge gap - {hand} gap: {gap(ways['judge'], names) - gap(ways[hand], names):+.3f} [{lo:+.3f}, {hi:+.3f}]"
-        )
+        both = gap(ways["judge"], names) - gap(ways[hand], names)
+        print(f"\njudge gap - {hand} gap: {both:+.3f} [{lo:+.3f}, {hi:+.3f}]")
     print("\n| system | labels Y / P / N | judge yes among Y (recall) | among P | among N (false yes) |")
     print("|---|---|---:|---:|---:|")
     for s in SYSTEMS:

@@ -8,6 +8,7 @@ Writes a question file with the candidate's question prompts, through the produc
 Then ``coverage_candidates.py ask QM systems exp/qm.systems.jsonl all`` asks its questions with today's verdict.
 """
 
+# ruff: noqa: E501  (prompt texts are kept one line per paragraph, as in localsumm/summarization/prompts.py)
 from __future__ import annotations
 
 import sys
