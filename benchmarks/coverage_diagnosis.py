@@ -19,6 +19,9 @@ Lab script, not product: reads one ``localsumm eval`` results file of
    others alone (by each verdict's evidence pointer), and on all with the lead weighted to its share of
    the source's sentences; tau over systems with relevance, bigram overlap and length (exploratory: not
    a candidate, no halves).
+8. what any recall can do here: against the experts' 12- and 100-document means, tau over systems of coverage, of
+   n-gram recall against the 11 reference summaries (ROUGE-1/2 recall: lowercased words, no stemming), of bigram
+   overlap with the source, and of the experts' own coherence and fluency (exploratory).
 
     python benchmarks/coverage_diagnosis.py systems.jsonl
 """
@@ -30,6 +33,7 @@ import re
 import sys
 from collections import defaultdict
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -162,6 +166,37 @@ def coverage_lead_weighted(rows: list[dict]) -> np.ndarray:
     return np.array(out, dtype=float)
 
 
+def reference_recall(r: dict, n: int) -> float:
+    """The mean over the reference summaries of the share of each one's word n-grams the summary contains."""
+
+    def grams(text: str) -> list[tuple[str, ...]]:
+        w = words(text)
+        return [tuple(w[i : i + n]) for i in range(len(w) - n + 1)]
+
+    have = set(grams(r["summary"]))
+    return float(np.mean([np.mean([g in have for g in grams(ref)]) for ref in r["meta"]["reference_summaries"]]))
+
+
+def against_experts(rows: list[dict], t: dict[str, np.ndarray], systems: list[str]) -> None:
+    experts = json.loads((Path(__file__).parent / "data" / "summeval.systems.experts100.json").read_text())
+    relevance = [experts[s]["relevance"] for s in systems]
+    measures = {
+        "coverage": t["coverage"],
+        "ROUGE-1 recall against the references": np.array([reference_recall(r, 1) for r in rows]),
+        "ROUGE-2 recall against the references": np.array([reference_recall(r, 2) for r in rows]),
+        "bigram overlap with the source": t["bigram"],
+        "the experts' relevance, these 12 documents": t["relevance"],
+    }
+    print("\nrelevance, the experts' means over these 12 documents / over 100: tau over systems")
+    for name, values in measures.items():
+        means = np.round([values[t["system"] == s].mean() for s in systems], 9)  # equal means tie, in any order
+        print(f"  {name}: {kendall(means, system_means(t)[1]['relevance']):.2f} / {kendall(means, relevance):.2f}")
+    for other in ("coherence", "fluency"):
+        print(
+            f"  the experts' {other}, 100 documents: - / {kendall([experts[s][other] for s in systems], relevance):.2f}"
+        )
+
+
 def rate(rows: list[dict], **where: object) -> str:
     sel = [r for r in rows if all(r[k] == v for k, v in where.items())]
     if not sel:
@@ -215,6 +250,8 @@ def main(path: str) -> None:
     for name, part in parts.items():
         means = np.array([np.nanmean(part[t["system"] == s]) for s in systems])
         print(f"  {name}: " + " / ".join(f"{kendall(means, m[k]):.2f}" for k in ("relevance", "bigram", "length")))
+
+    against_experts(rows, t, systems)
 
 
 if __name__ == "__main__":
