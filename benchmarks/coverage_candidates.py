@@ -39,6 +39,9 @@ SETS = {
     "summeval": DATA / "summeval.dev.jsonl",
     "realsumm": DATA / "realsumm.dev.jsonl",
     "rose": DATA / "rose.dev.jsonl",
+    # The same REALSumm and RoSE summaries asked the judge's questions (a question file), not the reference facts.
+    "realsumm-q": DATA / "realsumm.dev.jsonl",
+    "rose-q": DATA / "rose.dev.jsonl",
     # The stress set's facts part: RoSE dev's summaries asked their ACUs as written, and as rewritten more generally.
     "literal": DATA / "paraphrase.stress.jsonl",
     "general": DATA / "paraphrase.stress.jsonl",
@@ -102,7 +105,7 @@ def records(name: str) -> list[dict]:
 
 
 def questions_of(r: dict, name: str, files: dict[str, dict]) -> list[str]:
-    if name in ("systems", "stress", "summeval"):
+    if name in ("systems", "stress", "summeval", "realsumm-q", "rose-q"):
         q = files[source_sha256(r["source"])]
         return list(q["questions"]) + [prompts.fact_question(f) for f in q["key_facts"]]
     return [prompts.fact_question(f) for f in r["meta"][FACTS[name]]]

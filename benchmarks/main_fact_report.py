@@ -44,6 +44,17 @@ def per_doc(variant: str, name: str, half: set[str]) -> dict[str, float] | None:
     return dict(metrics.document_values(metrics.spearman, x, y, [r["meta"]["doc_id"] for r in rows]))
 
 
+def facts_per_doc(variant: str, name: str, half: set[str]) -> dict[str, float] | None:
+    """Per-document Pearson of counted coverage with the label (REALSumm's Lite-Pyramid, RoSE's ACU recall)."""
+    got = c.load(variant, name)
+    rows = [r for r in c.records(name) if r["meta"]["doc_id"] in half]
+    if not rows or any(r["id"] not in got for r in rows):
+        return None
+    x = [c.coverage(got[r["id"]]) for r in rows]
+    y = [r["label_coverage"] for r in rows]
+    return dict(metrics.document_values(metrics.pearson, x, y, [r["meta"]["doc_id"] for r in rows]))
+
+
 def paired(ours: dict[str, float], base: dict[str, float]) -> str:
     d = np.array([ours.get(k, 0.0) - base.get(k, 0.0) for k in sorted(set(ours) | set(base))])
     low, high = metrics.bootstrap_ci(lambda i: float(np.mean(d[i])), len(d))
@@ -99,6 +110,13 @@ def main(which: str) -> None:
             if name == "systems":
                 line += "; " + systems_taus(variant, half)
             print(line)
+    for name in ("realsumm-q", "rose-q"):
+        half = half_of(name, which)
+        base = facts_per_doc("C0", name, half)
+        ours = facts_per_doc("QM", name, half)
+        if base and ours:
+            mean = np.mean(list(ours.values()))
+            print(f"{name}, {which} half: QM per-document Pearson {mean:.3f}, minus C0 {paired(ours, base)}")
     half = half_of("stress", which)
     for variant in VARIANTS:
         change = c.stress_change(variant, half)
