@@ -4,12 +4,13 @@
     python benchmarks/coverage_candidates.py ask C0 stress q.jsonl all
     python benchmarks/coverage_candidates.py ask C0 realsumm - report
     python benchmarks/coverage_candidates.py ask S general - fit                # reference facts: F0, W, S
+    python benchmarks/coverage_candidates.py ask QM summeval exp/qm.summeval.fit.jsonl fit  # main-fact questions
     python benchmarks/coverage_candidates.py report
 
 ``ask`` writes one line per item (its id, document, system and the probability of each question) to
 ``exp/VARIANT.SET.jsonl``, resumable; C0 is asked under the product's own step name, so it reuses the
 judge-call cache of a ``localsumm eval`` with today's prompts. ``report`` prints the figures the
-pre-registration names, per half.
+pre-registration names, per half (for the main-fact candidates, ``main_fact_report.py``).
 """
 
 from __future__ import annotations
