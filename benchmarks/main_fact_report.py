@@ -34,25 +34,18 @@ def half_of(name: str, which: str) -> set[str]:
     return {"fit": fit, "report": report}.get(which, fit | report)
 
 
-def per_doc(variant: str, name: str, half: set[str]) -> dict[str, float] | None:
+def per_doc(
+    variant: str, name: str, half: set[str], measure: metrics.Measure = metrics.spearman
+) -> dict[str, float] | None:
+    """Per document, ``measure`` of counted coverage with the label (the experts' relevance; REALSumm's
+    Lite-Pyramid and RoSE's ACU recall, with Pearson); None until every item of the half is asked."""
     got = c.load(variant, name)
     rows = [r for r in c.records(name) if r["meta"]["doc_id"] in half]
     if not rows or any(r["id"] not in got for r in rows):
         return None
     x = [c.coverage(got[r["id"]]) for r in rows]
     y = [r["label_coverage"] for r in rows]
-    return dict(metrics.document_values(metrics.spearman, x, y, [r["meta"]["doc_id"] for r in rows]))
-
-
-def facts_per_doc(variant: str, name: str, half: set[str]) -> dict[str, float] | None:
-    """Per-document Pearson of counted coverage with the label (REALSumm's Lite-Pyramid, RoSE's ACU recall)."""
-    got = c.load(variant, name)
-    rows = [r for r in c.records(name) if r["meta"]["doc_id"] in half]
-    if not rows or any(r["id"] not in got for r in rows):
-        return None
-    x = [c.coverage(got[r["id"]]) for r in rows]
-    y = [r["label_coverage"] for r in rows]
-    return dict(metrics.document_values(metrics.pearson, x, y, [r["meta"]["doc_id"] for r in rows]))
+    return dict(metrics.document_values(measure, x, y, [r["meta"]["doc_id"] for r in rows]))
 
 
 def paired(ours: dict[str, float], base: dict[str, float]) -> str:
@@ -112,8 +105,8 @@ def main(which: str) -> None:
             print(line)
     for name in ("realsumm-q", "rose-q"):
         half = half_of(name, which)
-        base = facts_per_doc("C0", name, half)
-        ours = facts_per_doc("QM", name, half)
+        base = per_doc("C0", name, half, metrics.pearson)
+        ours = per_doc("QM", name, half, metrics.pearson)
         if base and ours:
             mean = np.mean(list(ours.values()))
             print(f"{name}, {which} half: QM per-document Pearson {mean:.3f}, minus C0 {paired(ours, base)}")
