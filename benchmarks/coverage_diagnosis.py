@@ -21,7 +21,8 @@ Lab script, not product: reads one ``localsumm eval`` results file of
    a candidate, no halves).
 8. what any recall can do here: against the experts' 12- and 100-document means, tau over systems of coverage, of
    n-gram recall against the 11 reference summaries (ROUGE-1/2 recall: lowercased words, no stemming), of bigram
-   overlap with the source, and of the experts' own coherence and fluency (exploratory).
+   overlap with the source, and of the experts' own coherence and fluency; and the same measures per summary,
+   Spearman with its relevance within each document (exploratory).
 
     python benchmarks/coverage_diagnosis.py systems.jsonl
 """
@@ -38,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from localsumm.bench.items import bigram_overlap
-from localsumm.bench.metrics import kendall
+from localsumm.bench.metrics import kendall, per_document, spearman
 from localsumm.summarization.grounding import source_sentences
 
 EXTRACTIVE = {"M0", "M1", "M2", "M5"}
@@ -195,6 +196,13 @@ def against_experts(rows: list[dict], t: dict[str, np.ndarray], systems: list[st
         print(
             f"  the experts' {other}, 100 documents: - / {kendall([experts[s][other] for s in systems], relevance):.2f}"
         )
+    # Within each document, over its 16 summaries: what the experts' relevance of one summary follows.
+    measures.pop("the experts' relevance, these 12 documents")
+    for other in ("coherence", "consistency"):
+        measures[f"the experts' {other}"] = np.array([r["meta"][f"expert_mean_{other}_1to5"] for r in rows])
+    print("\nrelevance of each summary, Spearman per document (12 documents, a constant document counts 0)")
+    for name, values in measures.items():
+        print(f"  {name}: {per_document(spearman, list(values), list(t['relevance']), list(t['doc'])):.3f}")
 
 
 def rate(rows: list[dict], **where: object) -> str:
