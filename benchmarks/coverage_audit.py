@@ -3,7 +3,7 @@
 Lab script, not product; pre-registered in ``preregistered/coverage-verdict-audit-2026-12-07.md``.
 Reads the systems run (``localsumm eval benchmarks/data/summeval.systems.dev.jsonl --questions q.jsonl``).
 
-    python benchmarks/coverage_audit.py sheet systems.jsonl sheet.md     # blind: no system, no probability
+    python benchmarks/coverage_audit.py sheet systems.jsonl sheet.md     # blind: no id, system or probability
     python benchmarks/coverage_audit.py report systems.jsonl benchmarks/data/coverage-audit.labels.tsv
 
 The labels file has one row per question: the result's id, the question's index in its coverage list,
@@ -34,12 +34,16 @@ def coverage(r: dict) -> list[dict]:
 
 
 def sheet(results: str, out: str) -> None:
-    lines = []
+    """The sheet names each summary S00, S01, ... only (an id names its system); ``OUT.key.tsv`` maps them back."""
+    lines, key = [], ["sheet\tid"]
     for i, r in enumerate(load(results)):
-        lines += [f"### S{i:02d} {r['id']}", r["summary"], ""]
-        lines += [f"{j} | {v['question']}" for j, v in enumerate(coverage(r))] + [""]
+        lines += [f"### S{i:02d}", r["summary"], ""]
+        lines += [f"S{i:02d}.{j} | {v['question']}" for j, v in enumerate(coverage(r))] + [""]
+        key.append(f"S{i:02d}\t{r['id']}")
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
+    with open(out + ".key.tsv", "w", encoding="utf-8") as f:
+        f.write("\n".join(key) + "\n")
 
 
 def table(results: str, labels: str) -> list[dict]:
