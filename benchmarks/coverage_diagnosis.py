@@ -188,10 +188,11 @@ def against_experts(rows: list[dict], t: dict[str, np.ndarray], systems: list[st
         "bigram overlap with the source": t["bigram"],
         "the experts' relevance, these 12 documents": t["relevance"],
     }
+    here = system_means(t)[1]["relevance"]
     print("\nrelevance, the experts' means over these 12 documents / over 100: tau over systems")
     for name, values in measures.items():
         means = np.round([values[t["system"] == s].mean() for s in systems], 9)  # equal means tie, in any order
-        print(f"  {name}: {kendall(means, system_means(t)[1]['relevance']):.2f} / {kendall(means, relevance):.2f}")
+        print(f"  {name}: {kendall(means, here):.2f} / {kendall(means, relevance):.2f}")
     for other in ("coherence", "fluency"):
         print(
             f"  the experts' {other}, 100 documents: - / {kendall([experts[s][other] for s in systems], relevance):.2f}"

@@ -10,8 +10,6 @@ the stress pairs' mean |coverage change|; with ``--audit``, QV's verdicts agains
 
 from __future__ import annotations
 
-import csv
-import json
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -19,14 +17,16 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+import coverage_audit  # noqa: E402
 import coverage_candidates as c  # noqa: E402
 
 from localsumm.bench import metrics  # noqa: E402
 from localsumm.bench.calibrate import split_documents  # noqa: E402
 from localsumm.bench.items import bigram_overlap  # noqa: E402
+from localsumm.bench.systems import read_expert_means  # noqa: E402
 
 VARIANTS = ("C0", "QV", "QM")
-EXPERTS = json.loads((c.DATA / "summeval.systems.experts100.json").read_text())
+EXPERTS = c.DATA / "summeval.systems.experts100.json"
 
 
 def half_of(name: str, which: str) -> set[str]:
@@ -63,26 +63,19 @@ def systems_taus(variant: str, half: set[str]) -> str:
             by[r["meta"]["system"]].append((c.coverage(got[r["id"]]), bigram, len(r["summary"].split())))
     systems = sorted(by)
     m = np.array([np.mean(by[s], axis=0) for s in systems])
-    relevance = [EXPERTS[s]["relevance"] for s in systems]
+    relevance = read_expert_means(EXPERTS, systems)["relevance"]
     taus = [metrics.kendall(m[:, 0], relevance), metrics.kendall(m[:, 0], m[:, 1]), metrics.kendall(m[:, 0], m[:, 2])]
     return "tau with relevance / bigram / length " + " / ".join(f"{t:.2f}" for t in taus)
 
 
 def audit(results: str) -> None:
-    """QV's verdicts on the audited questions, against the hand labels (C0's as recorded in the run)."""
+    """QV's verdicts on the audited questions it was asked (the fit half), against the hand labels."""
     qv = c.load("QV", "systems")
-    ids = {json.loads(line)["id"]: json.loads(line) for line in open(results, encoding="utf-8")}
-    with (c.DATA / "coverage-audit.labels.tsv").open(encoding="utf-8") as f:
-        labels = list(csv.DictReader(f, delimiter="\t"))
+    rows = [q for q in coverage_audit.table(results, str(c.DATA / "coverage-audit.labels.tsv")) if q["id"] in qv]
     for variant in ("C0", "QV"):
         yes: dict[str, list[bool]] = defaultdict(list)
-        for row in labels:
-            if row["id"] not in qv:
-                continue
-            j = int(row["question"])
-            verdicts = ids[row["id"]]["localsumm"]["result"]["analyze_step_result"]["coverage"]
-            p = verdicts[j]["probability"] if variant == "C0" else qv[row["id"]][j]
-            yes[row["label"]].append(p >= 0.5)
+        for q in rows:
+            yes[q["label"]].append(q["judge"] if variant == "C0" else qv[q["id"]][q["question"]] >= 0.5)
         rates = ", ".join(f"{k} {np.mean(v):.2f} ({sum(v)}/{len(v)})" for k, v in sorted(yes.items()))
         print(f"{variant} judged yes, by hand label: {rates}")
 
