@@ -7,7 +7,8 @@ Lab script, not product: reads one ``localsumm eval`` results file of
 2. Kendall tau over the 16 systems of coverage (and of the mean verdict probability) with relevance,
    bigram overlap and length;
 3. the extractive - abstractive coverage gap, with document fixed effects, alone and with length and
-   bigram overlap beside it: how much of the gap do they account for;
+   bigram overlap beside it: how much of the gap do they account for; and what 10 more words of summary add to
+   coverage and to relevance within a document;
 4. position: the share of questions whose evidence sentence is in the source's lead (first 3
    sentences), and each group's answer rate on lead and later questions;
 5. salience: per question, whether the 11 reference summaries state its content words (a lexical
@@ -20,9 +21,10 @@ Lab script, not product: reads one ``localsumm eval`` results file of
    the source's sentences; tau over systems with relevance, bigram overlap and length (exploratory: not
    a candidate, no halves).
 8. what any recall can do here: against the experts' 12- and 100-document means, tau over systems of coverage, of
-   n-gram recall against the 11 reference summaries (ROUGE-1/2 recall: lowercased words, no stemming), of bigram
-   overlap with the source, and of the experts' own coherence and fluency; and the same measures per summary,
-   Spearman with its relevance within each document (exploratory).
+   ROUGE-1/2 recall, precision and F1 against the 11 reference summaries (rouge-score, stemmed; ``pip install -e
+   '.[lab]'``), of bigram overlap with the source, of redundancy and of the experts' own ratings; each one's tau
+   with bigram overlap and length (the issue's dev test); and per summary, Spearman with its relevance within each
+   document (exploratory).
 
     python benchmarks/coverage_diagnosis.py systems.jsonl
 """
@@ -98,6 +100,14 @@ def fixed_effects_gap(t: dict[str, np.ndarray], covariates: list[str]) -> float:
     return float(coef[0])
 
 
+def per_ten_words(t: dict[str, np.ndarray], y: str) -> float:
+    """The slope of ``y`` on summary length, per 10 words, with one intercept per document: within a source."""
+    docs = sorted(set(t["doc"]))
+    x = np.column_stack([t["length"] / 10] + [(t["doc"] == d).astype(float) for d in docs])
+    coef, *_ = np.linalg.lstsq(x, t[y], rcond=None)
+    return float(coef[0])
+
+
 def paired_tau_difference(t: dict[str, np.ndarray], a: str, b: str, resamples: int = 1000) -> tuple[float, float]:
     """95% interval of tau(a, relevance) - tau(b, relevance) over the systems, resampling documents (both sides
     on the same draws)."""
@@ -167,43 +177,56 @@ def coverage_lead_weighted(rows: list[dict]) -> np.ndarray:
     return np.array(out, dtype=float)
 
 
-def reference_recall(r: dict, n: int) -> float:
-    """The mean over the reference summaries of the share of each one's word n-grams the summary contains."""
+def reference_scores(rows: list[dict]) -> dict[str, np.ndarray]:
+    """ROUGE-1/2 recall, precision and F1 of each summary against its 11 reference summaries (rouge-score, Porter
+    stemmer), each the mean over the references."""
+    try:
+        from rouge_score import rouge_scorer
+    except ImportError:
+        sys.exit("section 8 needs rouge-score: pip install -e '.[lab]'")
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"], use_stemmer=True)
+    found: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        scores = [scorer.score(ref, r["summary"]) for ref in r["meta"]["reference_summaries"]]
+        for n in ("1", "2"):
+            for part in ("recall", "precision", "fmeasure"):
+                found[f"ROUGE-{n} {part}"].append(float(np.mean([getattr(x[f"rouge{n}"], part) for x in scores])))
+    return {k: np.array(v) for k, v in found.items()}
 
-    def grams(text: str) -> list[tuple[str, ...]]:
-        w = words(text)
-        return [tuple(w[i : i + n]) for i in range(len(w) - n + 1)]
 
-    have = set(grams(r["summary"]))
-    return float(np.mean([np.mean([g in have for g in grams(ref)]) for ref in r["meta"]["reference_summaries"]]))
+def redundancy(summary: str) -> float:
+    """The share of a summary's word bigrams that repeat an earlier one."""
+    w = words(summary)
+    grams = list(zip(w, w[1:]))
+    return 1 - len(set(grams)) / len(grams) if grams else 0.0
 
 
-def against_experts(rows: list[dict], t: dict[str, np.ndarray], systems: list[str]) -> None:
+def against_experts(rows: list[dict], t: dict[str, np.ndarray], systems: list[str], m: dict[str, np.ndarray]) -> None:
     experts = json.loads((Path(__file__).parent / "data" / "summeval.systems.experts100.json").read_text())
     relevance = [experts[s]["relevance"] for s in systems]
+    reference = reference_scores(rows)
     measures = {
         "coverage": t["coverage"],
-        "ROUGE-1 recall against the references": np.array([reference_recall(r, 1) for r in rows]),
-        "ROUGE-2 recall against the references": np.array([reference_recall(r, 2) for r in rows]),
+        **reference,
         "bigram overlap with the source": t["bigram"],
-        "the experts' relevance, these 12 documents": t["relevance"],
+        "redundancy (repeated bigrams)": np.array([redundancy(r["summary"]) for r in rows]),
+        "the experts' coherence": np.array([r["meta"]["expert_mean_coherence_1to5"] for r in rows]),
+        "the experts' consistency": np.array([r["meta"]["expert_mean_consistency_1to5"] for r in rows]),
     }
-    here = system_means(t)[1]["relevance"]
-    print("\nrelevance, the experts' means over these 12 documents / over 100: tau over systems")
+    print(
+        "\nagainst the experts' relevance: tau over systems with their means over these 12 documents / over 100, and"
+        " the dev target's test, tau with bigram overlap / length; then Spearman per document (12, a constant"
+        " document counts 0) with each summary's relevance"
+    )
     for name, values in measures.items():
         means = np.round([values[t["system"] == s].mean() for s in systems], 9)  # equal means tie, in any order
-        print(f"  {name}: {kendall(means, here):.2f} / {kendall(means, relevance):.2f}")
+        taus = [kendall(means, y) for y in (m["relevance"], relevance, m["bigram"], m["length"])]
+        within = per_document(spearman, list(values), list(t["relevance"]), list(t["doc"]))
+        print(f"  {name}: {taus[0]:.2f} / {taus[1]:.2f}; {taus[2]:.2f} / {taus[3]:.2f}; {within:.3f}")
     for other in ("coherence", "fluency"):
         print(
             f"  the experts' {other}, 100 documents: - / {kendall([experts[s][other] for s in systems], relevance):.2f}"
         )
-    # Within each document, over its 16 summaries: what the experts' relevance of one summary follows.
-    measures.pop("the experts' relevance, these 12 documents")
-    for other in ("coherence", "consistency"):
-        measures[f"the experts' {other}"] = np.array([r["meta"][f"expert_mean_{other}_1to5"] for r in rows])
-    print("\nrelevance of each summary, Spearman per document (12 documents, a constant document counts 0)")
-    for name, values in measures.items():
-        print(f"  {name}: {per_document(spearman, list(values), list(t['relevance']), list(t['doc'])):.3f}")
 
 
 def rate(rows: list[dict], **where: object) -> str:
@@ -236,6 +259,8 @@ def main(path: str) -> None:
     print("\nextractive - abstractive coverage, document fixed effects (covariates standardised)")
     for cov in ([], ["length"], ["bigram"], ["length", "bigram"]):
         print(f"  + {cov or 'nothing'}: {fixed_effects_gap(t, cov):+.3f}")
+    slopes = {y: per_ten_words(t, y) for y in ("coverage", "relevance")}
+    print("  within a document, per 10 more words: " + ", ".join(f"{y} {v:+.3f}" for y, v in slopes.items()))
     q = question_rows(rows)
     print("\nanswer rate (mean verdict probability, n) by group")
     for key in ("lead", "salient"):
@@ -260,7 +285,7 @@ def main(path: str) -> None:
         means = np.array([np.nanmean(part[t["system"] == s]) for s in systems])
         print(f"  {name}: " + " / ".join(f"{kendall(means, m[k]):.2f}" for k in ("relevance", "bigram", "length")))
 
-    against_experts(rows, t, systems)
+    against_experts(rows, t, systems, m)
 
 
 if __name__ == "__main__":
