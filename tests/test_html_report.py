@@ -179,6 +179,8 @@ def test_the_systems_panel_renders_in_a_real_browser(tmp_path):
     assert panel.count('<rect class="mean"') == 6 and panel.count('<g class="interval"') == 6
     assert '<td>1</td><td class="name">A</td><td><svg class="bar"' in panel
     assert '<td class="name">B &lt;i&gt;new&lt;/i&gt;</td>' in panel and "<i>new</i></td>" not in panel
+    # Each system's summary length beside its means ("summary A0": 2 words).
+    assert "<th>coverage</th><th>words</th>" in panel and panel.count("</td><td>2</td></tr>") == 2
     # The pair, its paired difference, and the sources where they differ most with the verdicts that differ.
     head = "A − B &lt;i&gt;new&lt;/i&gt;: score +0.33 [+0.25, +0.42] · p 0.0323 · won/tied/lost 6/0/0"
     assert f'<summary>{head} <span class="sig">significant</span></summary>' in panel

@@ -188,6 +188,21 @@ def test_bad_files_are_refused_with_what_to_do(tmp_path):
         compare_tables(read_tables([a, system_file(tmp_path / "c.jsonl", WORSE)]), Settings(resamples=10))
 
 
+def test_each_systems_length_is_shown_and_a_gap_in_length_noted(tmp_path):
+    def lines(system: str, summary: str) -> list[str]:
+        return [line(i, summary, result(*GOOD[i]), system=system, id=f"{system}{i}") for i in range(8)]
+
+    short, longer = lines("short", "one two three four five six"), lines("longer", "one two three four five six seven")
+    same = compare_files([write(tmp_path / "same.jsonl", short + lines("same", "six words in this summary too"))])
+    assert [row.words for row in same.systems] == [6.0, 6.0] and not any("lengths" in n for n in same.notes)
+    # 7 words against 6: 1.17 times as long, above the 1.15 that gets a note.
+    comparison = compare_files([write(tmp_path / "all.jsonl", short + longer)])
+    assert {row.system: row.words for row in comparison.systems} == {"short": 6.0, "longer": 7.0}
+    assert comparison.notes[-1].startswith("summary lengths differ: longer 7 words on average, short 6 (1.17x)")
+    done = run_cli("compare", str(tmp_path / "all.jsonl"))
+    assert done.returncode == 0 and "words" in done.stdout and "summary lengths differ" in done.stdout
+
+
 def test_the_command_line_table_json_gate_and_errors(tmp_path):
     a = system_file(tmp_path / "baseline.jsonl", GOOD)
     b = system_file(tmp_path / "candidate.jsonl", WORSE)

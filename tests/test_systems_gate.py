@@ -65,8 +65,11 @@ def test_an_identical_candidate_never_fails(tmp_path):
     done = run_cli("compare", str(first), str(again), "--fail-if-worse", "--json")
     assert done.returncode == 0, done.stderr
     assert "again is not worse than first" in done.stderr
-    (pair,) = [p for p in json.loads(done.stdout)["pairs"] if p["dimension"] == "score"]
+    data = json.loads(done.stdout)
+    (pair,) = [p for p in data["pairs"] if p["dimension"] == "score"]
     assert pair["paired"]["mean_difference"] == 0 and pair["paired"]["ties"] == 6
+    assert data["systems"][0]["words"] == data["systems"][1]["words"] > 0
+    assert not any("lengths differ" in note for note in data["notes"])
 
 
 @pytest.mark.default_judge
@@ -80,5 +83,11 @@ def test_a_candidate_cut_to_its_first_sentence_fails(tmp_path):
     data = json.loads(done.stdout)
     coverage = next(p for p in data["pairs"] if p["dimension"] == "coverage_score")
     assert coverage["first"] == "full" and coverage["paired"]["mean_difference"] > 0
+    # Beside it, each system's length, and a note that the longer one is favoured for it.
+    words = {row["system"]: row["words"] for row in data["systems"]}
+    for name, data_file in (("full", baseline), ("cut", candidate)):
+        summaries = [json.loads(line)["summary"] for line in data_file.open()]
+        assert words[name] == pytest.approx(sum(len(s.split()) for s in summaries) / len(summaries))
+    assert any(note.startswith(f"summary lengths differ: full {words['full']:.0f} words") for note in data["notes"])
     # Either order of the files: the gate asks about the second.
     assert run_cli("compare", str(cut), str(full), "--fail-if-worse").returncode == 0

@@ -24,24 +24,23 @@ from pathlib import Path
 import numpy as np
 
 from ..compare.stats import LEVEL, MIN_SOURCES
-from ..compare.tables import Tables, read_tables
+from ..compare.tables import WORDS, Tables, read_tables
 from ..errors import InputError
 from ..files import json_object, read_text
 from ..runs.results import ResultLine
-from ..text import tokens
 from . import metrics
 from .items import bigram_overlap
 
 EXPERTS = {"relevance": "label_coverage", "consistency": "label_alignment", "mean rating": "label_mean"}
 """The experts' dimension and the label that holds it (SummEval's 1-5 means mapped to 0..1)."""
 OURS = {"relevance": "coverage_score", "consistency": "alignment_score", "mean rating": "score"}
-BASELINES = {"length": "length", "bigram overlap": "bigram_overlap"}
+BASELINES = {"length": WORDS, "bigram overlap": "bigram_overlap"}
 CEILING = "experts, 12 documents"
 Measure = Callable[[np.ndarray, np.ndarray], float]
 
 
 def line_values(line: ResultLine) -> dict[str, float]:
-    """The experts' labels and the baselines of one scored line."""
+    """The experts' labels and the bigram baseline of one scored line (length is in every table: ``WORDS``)."""
     alignment, coverage = line.label_alignment, line.label_coverage
     if alignment is None or coverage is None:
         raise InputError(
@@ -53,7 +52,6 @@ def line_values(line: ResultLine) -> dict[str, float]:
         "label_alignment": float(alignment),
         "label_coverage": float(coverage),
         "label_mean": (float(alignment) + float(coverage)) / 2,
-        "length": float(len(tokens(summary))),
         "bigram_overlap": bigram_overlap(summary, source, split_punctuation=True),
     }
 

@@ -22,6 +22,11 @@ from ..config.options import RECORDED
 from ..errors import InputError
 from ..runs.results import DIMENSIONS, ResultLine, read_results
 from ..summarization.result import SummarizationResult
+from ..text import tokens
+
+WORDS = "words"
+"""The summary's length in words (a CJK character counts as one), tabulated beside the dimensions: coverage grows
+with it, so a comparison shows it."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class Summary:
     where: str
     """"FILE: line N (id X)", for messages."""
     values: dict[str, float]
-    """score, alignment_score, coverage_score (``DIMENSIONS``), and what a caller's ``extra`` adds."""
+    """score, alignment_score, coverage_score (``DIMENSIONS``), ``WORDS``, and what a caller's ``extra`` adds."""
     setup: tuple[tuple[str, Any], ...]
     """How it was judged: what must be equal for a paired comparison."""
     questions: tuple[tuple[str, ...], tuple[str, ...]]
@@ -52,7 +57,7 @@ class Tables:
     sources: list[str]
     """The sources every system has a usable summary of (sha256), in the order first seen."""
     values: dict[str, np.ndarray]
-    """Per dimension (and per ``extra`` value): a (systems x sources) array."""
+    """Per dimension, ``WORDS`` and ``extra`` value: a (systems x sources) array."""
     source_names: dict[str, str] = field(default_factory=dict)
     """sha256 -> the id of the first item of that source, to name it."""
     failed: dict[str, int] = field(default_factory=dict)
@@ -154,7 +159,8 @@ def _summary(
     source = line.source_sha256
     if source is None:
         raise InputError(f"{where} has no source text to pair it by")
-    values = {d: float(getattr(line, d)) for d in DIMENSIONS} | (extra(line) if extra else {})
+    values = {d: float(getattr(line, d)) for d in DIMENSIONS} | {WORDS: float(len(tokens(line.texts()[1])))}
+    values |= extra(line) if extra else {}
     asked = (tuple(pre.questions), tuple(pre.key_facts))
     return Summary(system, source, where, values, _setup(result), asked, result, result.provenance.engine)
 

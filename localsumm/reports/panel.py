@@ -58,7 +58,7 @@ def _bar(mean: float, interval: tuple[float, float] | None, top: float, label: s
 
 def _systems_table(comparison: Comparison, top: float) -> str:
     excluded = any(row.failed or row.unscorable for row in comparison.systems)
-    head = "".join(f"<th>{label}</th>" for _, label in DIMENSIONS)
+    head = "".join(f"<th>{label}</th>" for _, label in DIMENSIONS) + "<th>words</th>"
     head += "<th>failed / unscorable</th>" if excluded else ""
     rows = []
     for rank, row in enumerate(comparison.systems, 1):
@@ -68,6 +68,7 @@ def _systems_table(comparison: Comparison, top: float) -> str:
             text = cell(mean, interval)
             bar = _bar(mean, interval, top if key == "score" else 1.0, f"{row.system}: {label} {text}")
             cells.append(f"<td>{bar}{text}</td>")
+        cells.append(f"<td>{row.words:.0f}</td>")
         cells += [f"<td>{row.failed} / {row.unscorable}</td>"] if excluded else []
         rows.append(f'<tr><td>{rank}</td><td class="name">{_e(row.system)}</td>{"".join(cells)}</tr>')
     return f'<table><tr><th>#</th><th class="name">system</th>{head}</tr>{"".join(rows)}</table>'

@@ -31,15 +31,21 @@ def _systems_table(comparison: Comparison) -> Table:
         caption="mean over sources [95% interval, sources resampled]"
         + ("; excluded: failed / unscorable items" if excluded else ""),
         box=box.SIMPLE_HEAD,
+        collapse_padding=True,
     )
     table.add_column("#", justify="right")
-    table.add_column("system")
+    # Names are what the table is for: the other columns keep their width, so a narrow terminal folds the title
+    # and caption, not the names (up to 20 characters).
+    table.add_column(
+        "system", min_width=min(20, max(len("system"), *(len(printable(row.system)) for row in comparison.systems)))
+    )
     for name in _SHORT.values():
         table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("words", justify="right", no_wrap=True)
     if excluded:
         table.add_column("excluded", justify="right", no_wrap=True)
     for rank, row in enumerate(comparison.systems, 1):
-        cells = [cell(row.means[d], row.intervals[d]) for d in _SHORT]
+        cells = [cell(row.means[d], row.intervals[d]) for d in _SHORT] + [f"{row.words:.0f}"]
         cells += [f"{row.failed} / {row.unscorable}"] if excluded else []
         table.add_row(str(rank), Text(printable(row.system)), *cells)
     return table
