@@ -25,8 +25,11 @@ Lab script, not product: reads one ``localsumm eval`` results file of
    '.[lab]'``), of bigram overlap with the source, of redundancy and of the experts' own ratings; each one's tau
    with bigram overlap and length (the issue's dev test); and per summary, Spearman with its relevance within each
    document (exploratory).
+9. given a second results file (SummEval dev, 12 other documents, 8 systems each): coverage's tau over the systems,
+   each system's effect with one intercept per document, on all 24 documents, with the experts' relevance, bigram
+   overlap and length.
 
-    python benchmarks/coverage_diagnosis.py systems.jsonl
+    python benchmarks/coverage_diagnosis.py systems.jsonl [summeval-dev-results.jsonl]
 """
 
 from __future__ import annotations
@@ -41,9 +44,11 @@ from pathlib import Path
 import numpy as np
 
 from localsumm.bench.items import bigram_overlap
-from localsumm.bench.metrics import kendall, per_document, spearman
+from localsumm.bench.metrics import bootstrap_ci, kendall, per_document, spearman
+from localsumm.bench.systems import read_expert_means
 from localsumm.summarization.grounding import source_sentences
 
+EXPERTS = Path(__file__).parent / "data" / "summeval.systems.experts100.json"
 EXTRACTIVE = {"M0", "M1", "M2", "M5"}
 LEAD = 3
 STOP = set(
@@ -202,7 +207,7 @@ def redundancy(summary: str) -> float:
 
 
 def against_experts(rows: list[dict], t: dict[str, np.ndarray], systems: list[str], m: dict[str, np.ndarray]) -> None:
-    experts = json.loads((Path(__file__).parent / "data" / "summeval.systems.experts100.json").read_text())
+    experts = json.loads(EXPERTS.read_text())
     relevance = [experts[s]["relevance"] for s in systems]
     reference = reference_scores(rows)
     measures = {
@@ -229,6 +234,46 @@ def against_experts(rows: list[dict], t: dict[str, np.ndarray], systems: list[st
         )
 
 
+def system_effects(t: dict[str, np.ndarray], key: str, systems: list[str]) -> np.ndarray:
+    """Each system's effect on ``key`` with one intercept per document (least squares): its mean where not every
+    system summarised every document."""
+    docs = sorted(set(t["doc"]))
+    x = [(t["system"] == s).astype(float) for s in systems] + [(t["doc"] == d).astype(float) for d in docs[1:]]
+    coef, *_ = np.linalg.lstsq(np.column_stack(x), t[key], rcond=None)
+    return coef[: len(systems)]
+
+
+def more_documents(rows: list[dict], path: str, systems: list[str]) -> None:
+    """Section 9: the systems ranked over these documents and another results file's (SummEval dev: 8 systems a
+    document), each system's effect with one intercept per document; 95% intervals from 1,000 resamples of the
+    documents (seed 0)."""
+    t = item_table(rows + load(path))
+    docs = sorted(set(t["doc"]))
+    hundred = read_expert_means(EXPERTS, systems)["relevance"]
+    keys = ("coverage", "relevance", "bigram", "length")  # the first stands for the 100-document relevance
+
+    def tau(k: int) -> Callable[[np.ndarray], float]:
+        """Coverage's tau with the k-th of ``keys``' figures, on the items ``i`` (a document drawn twice
+        weighs twice: one intercept serves both copies)."""
+
+        def on(i: np.ndarray) -> float:
+            part = {key: v[i] for key, v in t.items()}
+            e = {key: system_effects(part, key, systems) for key in keys}
+            return kendall(e["coverage"], hundred if k == 0 else e[keys[k]])
+
+        return on
+
+    every = np.arange(len(t["doc"]))
+    found = [(tau(k)(every), *bootstrap_ci(tau(k), len(every), groups=list(t["doc"]))) for k in range(len(keys))]
+    names = ("experts' 100-document relevance", "their relevance here", "bigram overlap", "length")
+    print(
+        f"\n{len(docs)} documents, {len(t['doc'])} summaries: coverage's tau over systems (effects with one intercept"
+        " per document)"
+    )
+    for name, (x, lo, hi) in zip(names, found):
+        print(f"  with {name}: {x:.2f} [{lo:.2f}, {hi:.2f}]")
+
+
 def rate(rows: list[dict], **where: object) -> str:
     sel = [r for r in rows if all(r[k] == v for k, v in where.items())]
     if not sel:
@@ -238,7 +283,7 @@ def rate(rows: list[dict], **where: object) -> str:
     )
 
 
-def main(path: str) -> None:
+def main(path: str, more: str | None = None) -> None:
     rows = load(path)
     t = item_table(rows)
     systems, m = system_means(t)
@@ -286,7 +331,9 @@ def main(path: str) -> None:
         print(f"  {name}: " + " / ".join(f"{kendall(means, m[k]):.2f}" for k in ("relevance", "bigram", "length")))
 
     against_experts(rows, t, systems, m)
+    if more:
+        more_documents(rows, more, systems)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])

@@ -14,17 +14,14 @@ A second file (SummEval dev: 8 systems a document) gets the per-document figure 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
-from coverage_diagnosis import item_table, load
+from coverage_diagnosis import EXPERTS, item_table, load
 
 from localsumm.bench.calibrate import split_documents
 from localsumm.bench.metrics import bootstrap_ci, document_values, kendall, spearman
 from localsumm.bench.systems import read_expert_means
 from localsumm.text import tokens
-
-EXPERTS = Path(__file__).parent / "data" / "summeval.systems.experts100.json"
 
 
 def at_equal_length(coverage: np.ndarray, words: np.ndarray, docs: np.ndarray) -> tuple[np.ndarray, float]:
