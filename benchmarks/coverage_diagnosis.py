@@ -247,31 +247,35 @@ def more_documents(rows: list[dict], path: str, systems: list[str]) -> None:
     """Section 9: the systems ranked over these documents and another results file's (SummEval dev: 8 systems a
     document), each system's effect with one intercept per document; 95% intervals from 1,000 resamples of the
     documents (seed 0)."""
-    t = item_table(rows + load(path))
-    docs = sorted(set(t["doc"]))
+    both = rows + load(path)
+    t = item_table(both) | reference_scores(both)
     hundred = read_expert_means(EXPERTS, systems)["relevance"]
-    keys = ("coverage", "relevance", "bigram", "length")  # the first stands for the 100-document relevance
 
-    def tau(k: int) -> Callable[[np.ndarray], float]:
-        """Coverage's tau with the k-th of ``keys``' figures, on the items ``i`` (a document drawn twice
-        weighs twice: one intercept serves both copies)."""
+    def tau(measure: str, target: str) -> Callable[[np.ndarray], float]:
+        """tau of the systems' effects on ``measure`` and on ``target`` (or the experts' 100-document relevance)
+        from the items ``i``: a document drawn twice weighs twice, one intercept serving both copies."""
 
         def on(i: np.ndarray) -> float:
             part = {key: v[i] for key, v in t.items()}
-            e = {key: system_effects(part, key, systems) for key in keys}
-            return kendall(e["coverage"], hundred if k == 0 else e[keys[k]])
+            y = hundred if target == "100" else system_effects(part, target, systems)
+            return kendall(system_effects(part, measure, systems), y)
 
         return on
 
-    every = np.arange(len(t["doc"]))
-    found = [(tau(k)(every), *bootstrap_ci(tau(k), len(every), groups=list(t["doc"]))) for k in range(len(keys))]
-    names = ("experts' 100-document relevance", "their relevance here", "bigram overlap", "length")
+    every, docs = np.arange(len(t["doc"])), list(t["doc"])
     print(
-        f"\n{len(docs)} documents, {len(t['doc'])} summaries: coverage's tau over systems (effects with one intercept"
-        " per document)"
+        f"\n{len(set(docs))} documents, {len(docs)} summaries: tau over systems (effects with one intercept per"
+        " document) with the experts' 100-document relevance / their relevance here; with bigram overlap / length"
     )
-    for name, (x, lo, hi) in zip(names, found):
-        print(f"  with {name}: {x:.2f} [{lo:.2f}, {hi:.2f}]")
+    for measure in ("coverage", "ROUGE-1 recall", "ROUGE-1 fmeasure", "bigram", "relevance"):
+        cells = []
+        for target in ("100", "relevance", "bigram", "length"):
+            if target == measure:
+                cells.append("-")
+                continue
+            low, high = bootstrap_ci(tau(measure, target), len(every), groups=docs)
+            cells.append(f"{tau(measure, target)(every):.2f} [{low:.2f}, {high:.2f}]")
+        print(f"  {measure}: {cells[0]} / {cells[1]}; {cells[2]} / {cells[3]}")
 
 
 def rate(rows: list[dict], **where: object) -> str:
