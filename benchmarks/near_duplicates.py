@@ -1,11 +1,15 @@
 """Near-duplicate questions (ND), as pre-registered in preregistered/near-duplicate-questions-2026-12-07.md.
 
-Lab script, not product. From today's results, each summary's counted coverage recomputed over the items of its question
-set that ND keeps (the same verdicts: ND only removes items); per set, the primary figure today and with ND, paired by
-document, on the fit half, the report half and all documents; the systems set's tau over systems as well.
+Lab script, not product. From 0.3.2's results ("today"), each summary's counted coverage recomputed over the items of
+its question set that ND (``localsumm.text.repeats``, 0.3.3's default) keeps: the same verdicts, as ND only removes
+items. Per set, the primary figure today and with ND, paired by document, on the fit half, the report half and all
+documents; the systems set's tau over systems as well.
 
-    python benchmarks/near_duplicates.py --summeval dev.jsonl --realsumm bq-judge/realsumm.dev.results.jsonl \\
-        --rose bq-judge/rose.dev.results.jsonl --systems systems.jsonl
+    python benchmarks/near_duplicates.py --summeval dev.jsonl --systems systems.jsonl \
+        --realsumm bq-judge/realsumm.qwen2.5-coder-1.5b.jsonl --rose bq-judge/rose.qwen2.5-coder-1.5b.jsonl
+
+(dev.jsonl: SummEval dev scored with its own question file, as the systems set; bq-judge: ``localsumm bench quality
+--data benchmarks/data/realsumm.dev.jsonl --data benchmarks/data/rose.dev.jsonl --out bq-judge`` on 0.3.2.)
 """
 
 from __future__ import annotations
@@ -20,22 +24,7 @@ from coverage_diagnosis import EXPERTS
 from localsumm.bench.calibrate import split_documents
 from localsumm.bench.metrics import bootstrap_ci, document_values, kendall, pearson, spearman
 from localsumm.bench.systems import read_expert_means
-from localsumm.text import content_words, number_keys
-
-THRESHOLD = 0.75
-
-
-def kept(items: list[str]) -> list[bool]:
-    """Whether each item stays: not a near duplicate of an item kept before it."""
-    seen: list[tuple[set[str], list[frozenset[str]]]] = []
-    out = []
-    for item in items:
-        words, numbers = content_words(item), sorted(frozenset(k) for _, k in number_keys(item))
-        duplicate = any(numbers == n and words and w and len(words & w) / len(words | w) >= THRESHOLD for w, n in seen)
-        out.append(not duplicate)
-        if not duplicate:
-            seen.append((words, numbers))
-    return out
+from localsumm.text import repeats
 
 
 def rows(path: str) -> list[dict]:
@@ -48,7 +37,7 @@ def rows(path: str) -> list[dict]:
             continue
         res = ours["result"]
         pre, verdicts = res["preprocess_step_result"], res["analyze_step_result"]["coverage"]
-        keep = kept(pre["questions"] + pre["key_facts"])
+        keep = [earlier is None for earlier in repeats(pre["questions"] + pre["key_facts"])]
         assert len(keep) == len(verdicts), r["id"]
         answered = [v["answered"] for v, k in zip(verdicts, keep) if k]
         out.append(

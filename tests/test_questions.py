@@ -12,6 +12,7 @@ from localsumm import create_summarization_scorer
 from localsumm.bench.compare import compare_results
 from localsumm.summarization.questionset import QuestionFile, source_sha256
 from localsumm.summarization.questionset.reference import clean_fact
+from localsumm.text import repeats
 
 from .conftest import EXAMPLE, ROOT, SOURCE, SUMMARY, run_cli
 
@@ -61,7 +62,8 @@ def test_the_file_holds_one_set_per_source_with_its_provenance(written):
         p = q["provenance"]
         assert p["origin"] == "judge" and p["judge"] == "smollm2-135m" and len(p["model_sha256"]) == 64
         assert p["engine"].startswith("llama-cpp-python") and p["prompt_version"] and p["localsumm_version"]
-        assert all(d["reason"] and 0 <= d["probability"] < 0.5 for d in q["dropped"])
+        for d in q["dropped"]:  # by the check, with its probability, or as a repeat of an item asked
+            assert 0 <= d["probability"] < 0.5 if d["probability"] is not None else d["reason"].startswith("asks again")
 
 
 def test_reading_the_file_gives_the_same_questions_and_scores_as_generating_them(written, tmp_path):
@@ -86,6 +88,24 @@ def test_reading_the_file_gives_the_same_questions_and_scores_as_generating_them
         assert not QUESTION_STEPS & {s["step"] for s in b["provenance"]["steps"]}
     comparison = compare_results(generated, reused)
     assert comparison.items == 3 and comparison.largest_score_difference == 0 and comparison.verdicts_changed == 0
+
+
+@pytest.mark.default_judge
+def test_a_fact_the_judge_asks_twice_is_asked_once(tmp_path):
+    """On this SummEval source (Patrick Kluivert and Curacao) the default judge asks one fact as a question and again
+    among its key facts, in other words (the AVX2 build, 2026-12-07): the set asks it once and says what it left out."""
+    data = write_jsonl(tmp_path / "data.jsonl", records(SUMMEVAL, [32]))
+    out = tmp_path / "questions.jsonl"
+    done = run_cli("questions", str(data), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    (line,) = results(out)
+    asked = line["questions"] + line["key_facts"]
+    assert all(earlier is None for earlier in repeats(asked))
+    again = [d for d in line["dropped"] if d["reason"].startswith("asks again what ")]
+    assert again, line
+    for d in again:
+        named = d["reason"].removeprefix('asks again what "').removesuffix('" asks')
+        assert d["probability"] is None and named in asked and repeats([named, d["question"]]) == [None, 0]
 
 
 def test_the_api_reads_a_question_file(written, small_judge):

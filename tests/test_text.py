@@ -8,6 +8,7 @@ from localsumm.text import (
     content_words,
     detect_language,
     number_keys,
+    repeats,
     sentence_spans,
     sentences,
     tokens,
@@ -131,3 +132,24 @@ def test_a_chinese_full_stop_before_a_digit_still_ends_the_sentence():
 def test_tokenised_text_still_splits_at_a_stop_between_spaces():
     text = "he reiterated his ` love ' for the club . But he is happy in paris . he stays ."
     assert sentences(text) == ["he reiterated his ` love ' for the club .", "But he is happy in paris .", "he stays ."]
+
+
+def test_a_fact_said_again_in_other_words_is_a_repeat_and_a_different_number_is_not():
+    texts = [
+        "Did Dawn suffer seven miscarriages?",
+        "Did Dawn have seven miscarriages?",  # 3 of 4 content words: a repeat of the first
+        "Dawn had seven miscarriages.",  # a key fact asking it again
+        "Was the money set aside for the grave stone £207?",
+        "The money was set aside for her babies' grave stone.",  # asks less: 0.71 of its words
+        "Was the money set aside for the grave stone £300?",  # another number
+        "公司去年的利润增长了百分之十。",
+        "公司去年利润增长了百分之十。",  # the same fact in Chinese: 11 of 14 character pairs
+        "公司去年的利润增长了百分之二十。",  # 20, not 10
+    ]
+    assert repeats(texts) == [None, 0, 0, None, None, None, None, 6, None]
+    # A repeat is compared with what was kept, not with other repeats; the threshold is a parameter.
+    assert repeats(["alpha beta gamma delta", "alpha beta gamma zeta", "alpha beta zeta eta"], threshold=0.6) == [
+        None,
+        0,
+        None,
+    ]

@@ -79,12 +79,13 @@ class CoverageVerdict(_Model):
 
 
 class DroppedQuestion(_Model):
-    """A generated question coverage did not ask: the source itself does not answer it "yes"."""
+    """A generated question or key fact coverage did not ask: the source itself does not answer it "yes", or it asks
+    again what an earlier question or fact asks."""
 
     question: str
     reason: str
     probability: float | None = None
-    """The judge's probability that the source answers the question "yes"."""
+    """The judge's probability that the source answers the question "yes" (None for a repeat)."""
 
 
 class PreprocessStepResult(_Model):

@@ -9,7 +9,7 @@ from .language import LANGUAGE_NAMES, detect_language, language_name
 from .numerals import number_keys
 from .rank import MAX_PIECE_CHARS, LexicalIndex, pieces
 from .segment import sentence_spans, sentences
-from .words import closest_sentence, content_words, printable, shorten, tokens, unique
+from .words import closest_sentence, content_words, printable, repeats, shorten, tokens, unique
 
 __all__ = [
     "LANGUAGE_NAMES",
@@ -24,6 +24,7 @@ __all__ = [
     "closest_sentence",
     "content_words",
     "printable",
+    "repeats",
     "shorten",
     "tokens",
     "unique",

@@ -9,6 +9,15 @@ from __future__ import annotations
 
 import re
 
+from .numerals import number_keys
+
+REPEATS = 0.75
+"""Two texts ask one fact when they share this share of their content words (Jaccard) and the same numbers.
+Set by reading the near pairs of two dev sets' question files
+(benchmarks/preregistered/near-duplicate-questions-2026-12-07.md): every pair at or above it asked one fact
+twice ("Did Dawn suffer seven miscarriages?" / "Did Dawn have seven miscarriages?"); below it, pairs where one
+asks more ("... the grave stone £207?" against "... the grave stone.")."""
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WORD = re.compile(r"[a-z0-9]+(?:[.,'][a-z0-9]+)*")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
@@ -76,3 +85,20 @@ def unique(texts: list[str]) -> list[str]:
             seen.add(key)
             kept.append(text)
     return kept
+
+
+def repeats(texts: list[str], threshold: float = REPEATS) -> list[int | None]:
+    """For each text, the index of an earlier text it says again, or None: ``threshold`` of their content words
+    shared and the same numbers, compared with the texts kept so far (a repeat is not compared with)."""
+    kept: list[tuple[int, set[str], list[tuple[str, ...]]]] = []
+    found: list[int | None] = []
+    for i, text in enumerate(texts):
+        words, numbers = content_words(text), sorted(tuple(sorted(keys)) for _, keys in number_keys(text))
+        earlier = next(
+            (j for j, w, n in kept if n == numbers and words and w and len(words & w) / len(words | w) >= threshold),
+            None,
+        )
+        found.append(earlier)
+        if earlier is None:
+            kept.append((i, words, numbers))
+    return found

@@ -15,7 +15,7 @@ from ..._version import __version__
 from ...config.options import Options
 from ...errors import ContextOverflowError, JudgeError
 from ...protocol import Judge, yes_probabilities
-from ...text import unique
+from ...text import repeats, unique
 from .. import prompts
 from ..plan import QUESTIONS_PER_PASSAGE, Plan, highlights_token_budget, key_facts_token_budget, questions_token_budget
 from ..result import DroppedQuestion
@@ -59,15 +59,16 @@ def generate_question_set(judge: Judge, source: str, plan: Plan, options: Option
         window_questions(judge, window, count, parts, plan.language, options.question_check, log, built)
         if plan.key_facts:
             window_key_facts(judge, window, count, len(plan.windows), options.question_check, log, built)
+    questions, facts, again = without_repeats(unique(built.questions), unique(built.facts), options.max_questions)
     info = judge.info
     recorded = options.recorded()
     question_set = QuestionSet(
         source_sha256=source_sha256(source),
         language=plan.language,
-        questions=unique(built.questions)[: options.max_questions],
-        key_facts=unique(built.facts),
+        questions=questions,
+        key_facts=facts,
         highlights=built.highlights,
-        dropped=built.dropped,
+        dropped=built.dropped + again,
         provenance={
             "origin": "judge",
             "judge": info.name,
@@ -83,6 +84,26 @@ def generate_question_set(judge: Judge, source: str, plan: Plan, options: Option
         },
     )
     return Written(question_set, frozenset(built.steps))
+
+
+def without_repeats(
+    questions: list[str], facts: list[str], most: int
+) -> tuple[list[str], list[str], list[DroppedQuestion]]:
+    """The first ``most`` questions that do not ask an earlier one's fact again, the key facts that ask neither a
+    kept question's nor an earlier fact's, and those left out, each with the item it repeats. The judge words one
+    fact twice, and its highlights often state a question's fact: asked twice, a fact would count twice."""
+    again: list[DroppedQuestion] = []
+
+    def kept(items: list[str], first: int) -> list[str]:
+        """``items[first:]`` without repeats of ``items``, noting each repeat in ``again``."""
+        earlier = repeats(items)
+        for item, e in zip(items[first:], earlier[first:]):
+            if e is not None:
+                again.append(DroppedQuestion(question=item, reason=f'asks again what "{items[e]}" asks'))
+        return [item for item, e in zip(items[first:], earlier[first:]) if e is None]
+
+    asked = kept(questions, 0)[:most]
+    return asked, kept(asked + facts, len(asked)), again
 
 
 def window_questions(
