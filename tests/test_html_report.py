@@ -242,3 +242,22 @@ def test_the_panel_without_intervals_says_why(tmp_path):
     shown = systems_panel(compare_tables(tables), tables)
     assert shown.count('<rect class="mean"') == 6 and '<g class="interval"' not in shown
     assert "no intervals: 3 shared sources" in shown and "<td>1.00</td>" not in shown and "1.00</td>" in shown
+
+
+def test_a_question_left_out_as_a_repeat_shows_what_it_repeats(tmp_path):
+    from localsumm.reports.html import render
+    from localsumm.runs.results import read_results
+    from localsumm.summarization.result import DroppedQuestion
+
+    from .systems_data import line, result, write
+
+    r = result(1.0, 0.5)
+    dropped = [
+        DroppedQuestion(question="Q0?", reason='the source does not answer it "yes"', probability=0.2),
+        DroppedQuestion(question="Did Q1 happen?", reason='asks again what "Q1?" asks'),
+    ]
+    pre = r.preprocess_step_result.model_copy(update={"dropped_questions": dropped})
+    r = r.model_copy(update={"preprocess_step_result": pre})
+    shown = render(read_results(write(tmp_path / "r.jsonl", [line(0, "s", r)])), "t")
+    assert "or they ask again what another asks</h4>" in shown
+    assert "✘ Q0?<span" in shown and "✘ Did Q1 happen? (asks again what &quot;Q1?&quot; asks)</li>" in shown

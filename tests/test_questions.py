@@ -106,6 +106,18 @@ def test_a_fact_the_judge_asks_twice_is_asked_once(tmp_path):
     for d in again:
         named = d["reason"].removeprefix('asks again what "').removesuffix('" asks')
         assert d["probability"] is None and named in asked and repeats([named, d["question"]]) == [None, 0]
+    # Scoring a summary of the source asks the same set, and shows what it left out and why.
+    (record,) = records(SUMMEVAL, [32])
+    source, summary = tmp_path / "source.txt", tmp_path / "summary.txt"
+    source.write_text(record["source"], encoding="utf-8")
+    summary.write_text(record["summary"], encoding="utf-8")
+    done = run_cli("score", "--source", str(source), "--summary", str(summary), env={"COLUMNS": "400"})
+    assert done.returncode == 0, done.stderr
+    assert "or they ask again what another asks" in done.stdout and again[0]["reason"] in done.stdout
+    result = json.loads(run_cli("score", "--source", str(source), "--summary", str(summary), "--json").stdout)
+    pre = result["preprocess_step_result"]
+    assert pre["questions"] + pre["key_facts"] == asked
+    assert [d for d in pre["dropped_questions"] if d["probability"] is None] == again
 
 
 def test_the_api_reads_a_question_file(written, small_judge):

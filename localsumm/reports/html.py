@@ -200,8 +200,13 @@ def _item(line: ResultLine, item: int) -> str:
     dropped = result.preprocess_step_result.dropped_questions
     if dropped:
         body.append(
-            "<h4>Questions dropped: the source does not answer them</h4>"
-            + _verdicts([(v.question, False, v.probability) for v in dropped])
+            "<h4>Questions dropped: the source does not answer them, or they ask again what another asks</h4>"
+            + _verdicts(
+                [
+                    (v.question if v.probability is not None else f"{v.question} ({v.reason})", False, v.probability)
+                    for v in dropped
+                ]
+            )
         )
     return '<section class="item">' + "".join(body) + "</section>"
 

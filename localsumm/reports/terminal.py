@@ -117,9 +117,9 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
     _left_out(console, result)
     _verdicts(
         console,
-        'Questions dropped (the source itself does not answer them "yes")',
-        ("question", "source answers"),
-        [(v.question, False, v.probability, "") for v in pre.dropped_questions],
+        'Questions dropped (the source itself does not answer them "yes", or they ask again what another asks)',
+        ("question", "asked"),
+        [(v.question, False, v.probability, v.reason if v.probability is None else "") for v in pre.dropped_questions],
     )
 
     if result.preprocess_step_result.highlights:
