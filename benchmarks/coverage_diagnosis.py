@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from localsumm.bench.items import bigram_overlap
-from localsumm.bench.metrics import bootstrap_ci, kendall, per_document, spearman
+from localsumm.bench.metrics import bootstrap_ci, document_values, kendall, per_document, spearman
 from localsumm.bench.systems import read_expert_means
 from localsumm.summarization.grounding import source_sentences
 
@@ -111,6 +111,20 @@ def per_ten_words(t: dict[str, np.ndarray], y: str) -> float:
     x = np.column_stack([t["length"] / 10] + [(t["doc"] == d).astype(float) for d in docs])
     coef, *_ = np.linalg.lstsq(x, t[y], rcond=None)
     return float(coef[0])
+
+
+def paired_per_document(
+    measure: Callable[[list[float], list[float]], float], a: list[float], b: list[float], labels: list, docs: list[str]
+) -> tuple[int, float, float, float, float, float]:
+    """Per document, ``measure`` of ``a`` and of ``b`` with the labels: (the documents both can say something of,
+    mean of a's, mean of b's, a - b, its 95% interval over 1,000 resamples of those documents, seed 0)."""
+    first = dict(document_values(measure, a, labels, docs))
+    second = dict(document_values(measure, b, labels, docs))
+    names = sorted(set(first) & set(second))
+    diff = np.array([first[d] - second[d] for d in names])
+    low, high = bootstrap_ci(lambda i: float(diff[i].mean()), len(diff), groups=names)
+    mean_a, mean_b = (float(np.mean([v[d] for d in names])) for v in (first, second))
+    return len(names), mean_a, mean_b, float(diff.mean()), low, high
 
 
 def paired_tau_difference(t: dict[str, np.ndarray], a: str, b: str, resamples: int = 1000) -> tuple[float, float]:
@@ -206,10 +220,15 @@ def redundancy(summary: str) -> float:
     return 1 - len(set(grams)) / len(grams) if grams else 0.0
 
 
-def against_experts(rows: list[dict], t: dict[str, np.ndarray], systems: list[str], m: dict[str, np.ndarray]) -> None:
+def against_experts(
+    rows: list[dict],
+    t: dict[str, np.ndarray],
+    systems: list[str],
+    m: dict[str, np.ndarray],
+    reference: dict[str, np.ndarray],
+) -> None:
     experts = json.loads(EXPERTS.read_text())
     relevance = [experts[s]["relevance"] for s in systems]
-    reference = reference_scores(rows)
     measures = {
         "coverage": t["coverage"],
         **reference,
@@ -243,12 +262,13 @@ def system_effects(t: dict[str, np.ndarray], key: str, systems: list[str]) -> np
     return coef[: len(systems)]
 
 
-def more_documents(rows: list[dict], path: str, systems: list[str]) -> None:
+def more_documents(rows: list[dict], reference: dict[str, np.ndarray], path: str, systems: list[str]) -> None:
     """Section 9: the systems ranked over these documents and another results file's (SummEval dev: 8 systems a
     document), each system's effect with one intercept per document; 95% intervals from 1,000 resamples of the
     documents (seed 0)."""
-    both = rows + load(path)
-    t = item_table(both) | reference_scores(both)
+    other = load(path)
+    t = item_table(rows + other)
+    t |= {k: np.concatenate([v, more]) for (k, v), more in zip(reference.items(), reference_scores(other).values())}
     hundred = read_expert_means(EXPERTS, systems)["relevance"]
 
     def tau(measure: str, target: str) -> Callable[[np.ndarray], float]:
@@ -309,7 +329,11 @@ def main(path: str, more: str | None = None) -> None:
     for cov in ([], ["length"], ["bigram"], ["length", "bigram"]):
         print(f"  + {cov or 'nothing'}: {fixed_effects_gap(t, cov):+.3f}")
     slopes = {y: per_ten_words(t, y) for y in ("coverage", "relevance")}
-    print("  within a document, per 10 more words: " + ", ".join(f"{y} {v:+.3f}" for y, v in slopes.items()))
+    print(
+        "  within a document, per 10 more words: "
+        + ", ".join(f"{y} {v:+.3f}" for y, v in slopes.items())
+        + f" (the median summary: {np.median(t['length']):.0f} words)"
+    )
     q = question_rows(rows)
     print("\nanswer rate (mean verdict probability, n) by group")
     for key in ("lead", "salient"):
@@ -334,9 +358,10 @@ def main(path: str, more: str | None = None) -> None:
         means = np.array([np.nanmean(part[t["system"] == s]) for s in systems])
         print(f"  {name}: " + " / ".join(f"{kendall(means, m[k]):.2f}" for k in ("relevance", "bigram", "length")))
 
-    against_experts(rows, t, systems, m)
+    reference = reference_scores(rows)
+    against_experts(rows, t, systems, m, reference)
     if more:
-        more_documents(rows, more, systems)
+        more_documents(rows, reference, more, systems)
 
 
 if __name__ == "__main__":

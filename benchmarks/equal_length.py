@@ -16,10 +16,10 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-from coverage_diagnosis import EXPERTS, item_table, load
+from coverage_diagnosis import EXPERTS, item_table, load, paired_per_document
 
 from localsumm.bench.calibrate import split_documents
-from localsumm.bench.metrics import bootstrap_ci, document_values, kendall, spearman
+from localsumm.bench.metrics import kendall, spearman
 from localsumm.bench.systems import read_expert_means
 from localsumm.text import tokens
 
@@ -35,15 +35,12 @@ def at_equal_length(coverage: np.ndarray, words: np.ndarray, docs: np.ndarray) -
 
 def per_document_difference(t: dict[str, np.ndarray], a: np.ndarray, b: np.ndarray) -> str:
     """Mean per-document Spearman with relevance of a, of b, and a - b with its interval (documents resampled)."""
-    docs = list(t["doc"])
-    first = dict(document_values(spearman, list(a), list(t["relevance"]), docs))
-    second = dict(document_values(spearman, list(b), list(t["relevance"]), docs))
-    names = sorted(set(first) & set(second))
-    diff = np.array([first[d] - second[d] for d in names])
-    low, high = bootstrap_ci(lambda i: float(diff[i].mean()), len(diff), groups=names)
+    n, first, second, diff, low, high = paired_per_document(
+        spearman, list(a), list(b), list(t["relevance"]), list(t["doc"])
+    )
     return (
-        f"per document ({len(names)}): {np.mean([first[d] for d in names]):.3f} against coverage's "
-        f"{np.mean([second[d] for d in names]):.3f}, difference {diff.mean():+.3f} [{low:+.3f}, {high:+.3f}]"
+        f"per document ({n}): {first:.3f} against coverage's {second:.3f}, "
+        f"difference {diff:+.3f} [{low:+.3f}, {high:+.3f}]"
     )
 
 

@@ -19,10 +19,10 @@ import json
 from collections.abc import Callable
 
 import numpy as np
-from coverage_diagnosis import EXPERTS
+from coverage_diagnosis import EXPERTS, paired_per_document
 
 from localsumm.bench.calibrate import split_documents
-from localsumm.bench.metrics import bootstrap_ci, document_values, kendall, pearson, spearman
+from localsumm.bench.metrics import kendall, pearson, spearman
 from localsumm.bench.systems import read_expert_means
 from localsumm.text import repeats
 
@@ -59,20 +59,14 @@ def paired(
 ) -> tuple[float, float, float, float, float]:
     """(today, ND, ND - today, its 95% interval) of the per-document figure over the documents ``keep``."""
     part = [r for r in data if r["doc"] in keep]
-    docs = [r["doc"] for r in part]
-    label = [r["label"] for r in part]
-    today = dict(document_values(measure, [r["today"] for r in part], label, docs))
-    nd = dict(document_values(measure, [r["ND"] for r in part], label, docs))
-    names = sorted(today)
-    diff = np.array([nd[d] - today[d] for d in names])
-    low, high = bootstrap_ci(lambda i: float(diff[i].mean()), len(diff), groups=names)
-    return (
-        float(np.mean([today[d] for d in names])),
-        float(np.mean([nd[d] for d in names])),
-        float(diff.mean()),
-        low,
-        high,
+    _, nd, today, diff, low, high = paired_per_document(
+        measure,
+        [r["ND"] for r in part],
+        [r["today"] for r in part],
+        [r["label"] for r in part],
+        [r["doc"] for r in part],
     )
+    return today, nd, diff, low, high
 
 
 def system_tau(data: list[dict], key: str) -> float:
