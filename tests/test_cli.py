@@ -208,3 +208,16 @@ def test_models_pull_says_plainly_that_it_needs_the_network(tmp_path, no_network
 def test_help_is_instant_and_does_not_load_the_engine():
     done = run_cli("--help")
     assert done.returncode == 0 and "score" in done.stdout
+
+
+def test_gpu_layers_zero_is_the_cpu_judge_and_more_are_refused_on_a_cpu_build(cli):
+    again = run_cli("score", *EXAMPLE, *SMALL, "--json", "--gpu-layers", "0")
+    assert again.returncode == 0, again.stderr
+    result = json.loads(again.stdout)
+    assert result["provenance"]["engine"] == cli["provenance"]["engine"] and "GPU" not in result["provenance"]["engine"]
+    assert result["score"] == cli["score"]
+    assert result["preprocess_step_result"] == cli["preprocess_step_result"]
+    assert result["analyze_step_result"] == cli["analyze_step_result"]
+    refused = run_cli("score", *EXAMPLE, *SMALL, "--gpu-layers", "8")
+    assert_clean_error(refused, 2, "--gpu-layers 8", "no GPU support", "scripts/engine.py")
+    assert_clean_error(run_cli("score", *EXAMPLE, "--gpu-layers", "-2"), 2, "gpu_layers must be at least -1")

@@ -485,3 +485,32 @@ def test_key_facts_on_the_real_path_are_single_facts_asked_of_the_summary(defaul
     assert steps["highlights"].calls == 1 and steps["key_facts"].calls == 1
     # The key facts' words come from the source, read in the source context only.
     assert any(word in SOURCE for f in pre.key_facts for word in f.split() if word[:1].isupper() and len(word) > 3)
+
+
+def test_gpu_layers_reach_llama_cpp_and_are_recorded(monkeypatch):
+    """A CPU build cannot offload, so the check is made to pass: the setting must still reach llama.cpp's model
+    parameters, and the engine string, which keys the cache and is recorded with every result, must name it."""
+    import llama_cpp
+
+    from localsumm.backends import open_judge
+    from localsumm.backends.llamacpp import engine_build
+
+    monkeypatch.setattr(llama_cpp, "llama_supports_gpu_offload", lambda: True)
+    judge = open_judge(SMALL, gpu_layers=3, n_ctx=512)
+    try:
+        assert judge.engine.llm.model_params.n_gpu_layers == 3
+        assert judge.info.engine == engine_build() + ", GPU layers 3"
+    finally:
+        judge.engine.close()
+
+
+def test_gpu_layers_on_a_cpu_build_are_refused_before_loading():
+    import llama_cpp
+
+    from localsumm.backends import open_judge
+    from localsumm.errors import ConfigError
+
+    if llama_cpp.llama_supports_gpu_offload():
+        pytest.skip("this llama.cpp build can offload to a GPU")
+    with pytest.raises(ConfigError, match=r"--gpu-layers -1: this llama.cpp build .* has no GPU support"):
+        open_judge(SMALL, gpu_layers=-1)

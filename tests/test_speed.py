@@ -57,3 +57,14 @@ def test_bench_speed_measures_an_evaluation_against_the_bare_engine(tmp_path):
         else:  # the judged modes ask the same claims of other premises: some probability moves, by at most 1
             assert 0 < difference <= 1
     assert "AVX" in figures["build"] or "NEON" in figures["build"]
+    # The token budget: per step, what a new source and a later summary of it cost, adding up to the row.
+    budget = figures["budget"]
+    assert {"questions", "answerable", "highlights", "key_facts", "alignment", "coverage"} <= set(budget)
+    assert sum(step["new"]["calls"] for step in budget.values()) == row["calls"]
+    assert sum(step["new"]["prompt_tokens"] for step in budget.values()) == row["prompt_tokens"]
+    assert sum(step["new"]["completion_tokens"] for step in budget.values()) == row["completion_tokens"]
+    assert budget["questions"]["new"]["completion_tokens"] > 0
+    # The later summary shares the source's questions and key facts: it pays for its own verdicts only.
+    assert budget["questions"]["later"]["calls"] == budget["key_facts"]["later"]["calls"] == 0
+    assert budget["alignment"]["later"]["calls"] > 0 and budget["coverage"]["later"]["calls"] > 0
+    assert "| question checks |" in done.stdout and "| all |" in done.stdout

@@ -70,6 +70,7 @@ def _open_gguf(model: str | os.PathLike[str] | None, options: Options) -> Judge:
         thresholds=thresholds,
         n_ctx=options.n_ctx or DEFAULT_N_CTX,
         n_threads=options.threads,
+        n_gpu_layers=options.gpu_layers or 0,
         seed=DEFAULT_SEED if options.seed is None else options.seed,
     )
 

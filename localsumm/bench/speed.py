@@ -56,6 +56,37 @@ from ..summarization.schemas import claim_list
 from ..summarization.scorer import create_summarization_scorer
 from .rates import bare_rates, generation_costs
 
+# The steps of an evaluation as the budget names them, in the order they run (provenance's step names).
+BUDGET_STEPS = {
+    "questions": "questions",
+    "answerable": "question checks",
+    "highlights": "highlights",
+    "key_facts": "key facts",
+    "claims": "claims",
+    "alignment": "claim verdicts",
+    "coverage": "coverage verdicts",
+}
+
+
+@dataclass
+class StepCost:
+    """What one step of one evaluation cost the engine."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    """Prompt tokens evaluated (read) by the engine."""
+    reused_prompt_tokens: int = 0
+    """Prompt tokens served from the KV cache of an earlier call."""
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+def step_costs(result: SummarizationResult) -> dict[str, StepCost]:
+    return {
+        s.step: StepCost(s.calls, s.prompt_tokens, s.reused_prompt_tokens, s.completion_tokens, round(s.seconds, 3))
+        for s in result.provenance.steps
+    }
+
 
 @dataclass
 class EvaluationCost:
@@ -69,9 +100,10 @@ class EvaluationCost:
     """Of ``seconds``, the time inside llama.cpp's decode."""
     source_tokens: int
     summary_tokens: int
-    per_step_seconds: dict[str, float] = field(default_factory=dict)
+    steps: dict[str, StepCost] = field(default_factory=dict)
     later_seconds: float | None = None
     """A second summary of the same source, scored right after (None: the data has none)."""
+    later_steps: dict[str, StepCost] | None = None
     pointer_seconds: float = 0.0
     """Of ``seconds``, an estimate of the evidence pointers' share (words only, no judge call): the source's
     sentences indexed afresh and every claim and question pointed at, timed again after the run."""
@@ -143,7 +175,42 @@ class SpeedReport:
             "median_pointer_ms": round(1000 * statistics.median(c.pointer_seconds for c in self.items), 1),
             "median_pointer_share": round(statistics.median(c.pointer_seconds / c.seconds for c in self.items), 4),
             "levers": {lever.name: self.lever_summary(lever) for lever in self.levers},
+            "budget": self.budget(),
         }
+
+    def budget(self) -> dict[str, dict[str, dict[str, float]]]:
+        """Per step, the mean cost per item of a new source ("new") and of a later summary of it ("later")."""
+
+        def mean(rows: list[dict[str, StepCost]], step: str) -> dict[str, float]:
+            costs = [row.get(step, StepCost()) for row in rows]
+            return {k: round(statistics.fmean(asdict(c)[k] for c in costs), 2) for k in asdict(StepCost())}
+
+        firsts = [c.steps for c in self.items]
+        laters = [c.later_steps for c in self.items if c.later_steps is not None]
+        seen = {step for row in firsts + laters for step in row}
+        return {
+            step: {"new": mean(firsts, step), **({"later": mean(laters, step)} if laters else {})}
+            for step in [*BUDGET_STEPS, *sorted(seen - set(BUDGET_STEPS))]
+            if step in seen
+        }
+
+    def budget_markdown(self) -> list[str]:
+        """The budget as a table: calls, prompt tokens read (evaluated / reused), tokens generated, seconds."""
+        budget = self.budget()
+        parts = ["new", "later"] if any("later" in row for row in budget.values()) else ["new"]
+        zero = asdict(StepCost())
+        total = {part: {k: sum(row.get(part, zero)[k] for row in budget.values()) for k in zero} for part in parts}
+        head = "| step (mean per item) | new source: calls | read / reused | generated | seconds |"
+        lines = [head + (" later summary: calls | read / reused | generated | seconds |" if len(parts) > 1 else "")]
+        lines.append("|---|" + "---:|" * 4 * len(parts))
+        for name, row in [*((BUDGET_STEPS.get(step, step), row) for step, row in budget.items()), ("all", total)]:
+            cells = [
+                f"{c['calls']:.1f} | {c['prompt_tokens']:.0f} / {c['reused_prompt_tokens']:.0f} | "
+                f"{c['completion_tokens']:.0f} | {c['seconds']:.2f}"
+                for c in (row.get(part, zero) for part in parts)
+            ]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        return lines
 
     def lever_summary(self, lever: Lever) -> dict[str, Any]:
         """Median of per-item ratios: seconds without the lever / with it (above 1: the lever saves time)."""
@@ -193,6 +260,8 @@ class SpeedReport:
             f"prompt-lookup drafts kept: {s['draft_tokens_kept']} tokens",
             f"evidence pointers (words only, no judge call): median {s['median_pointer_ms']} ms per new source, "
             f"{s['median_pointer_share']:.2%} of its seconds",
+            "",
+            *self.budget_markdown(),
         ]
         if self.levers:
             lines += [
@@ -259,11 +328,13 @@ def _time_items(
         seconds = time.perf_counter() - t
         engine_seconds = judge.engine.seconds - engine
         ps = _verdict_probabilities(result)
-        later_seconds = None
+        later_seconds, later_steps = None, None
         if second is not None:
             t = time.perf_counter()
-            ps += _verdict_probabilities(scorer.run(input=second["source"], output=second["summary"]))
+            second_result = scorer.run(input=second["source"], output=second["summary"])
             later_seconds = time.perf_counter() - t
+            ps += _verdict_probabilities(second_result)
+            later_steps = step_costs(second_result)
         steps = result.provenance.steps
         costs.append(
             EvaluationCost(
@@ -276,8 +347,9 @@ def _time_items(
                 engine_seconds=engine_seconds,
                 source_tokens=judge.count_tokens(item["source"]),
                 summary_tokens=judge.count_tokens(item["summary"]),
-                per_step_seconds={s.step: round(s.seconds, 2) for s in steps},
+                steps=step_costs(result),
                 later_seconds=later_seconds,
+                later_steps=later_steps,
                 pointer_seconds=_pointer_seconds(item["source"], result),
             )
         )

@@ -108,6 +108,11 @@ class Options:
     # -- how the judge runs ----------------------------------------------------------
     n_ctx: int | None = _setting(None, "Judge context size in tokens [default: 4096 for a local judge].")
     threads: int | None = _setting(None, "CPU threads for a local judge [default: every CPU this process may use].")
+    gpu_layers: int | None = _setting(
+        None,
+        "Layers of a local judge to offload to a GPU, -1 for all [default: 0]; needs a CUDA or Metal build of "
+        "llama.cpp (docs/backends.md).",
+    )
     seed: int | None = _setting(None, "Sampling seed [default: 0]; decoding is greedy, the seed keys the cache.")
     cache: bool | str | os.PathLike[str] = _setting(
         False,
@@ -140,6 +145,7 @@ class Options:
             raise ConfigError(f"questions must be the path of a question file, got {type(self.questions).__name__}")
         _whole("n_ctx", self.n_ctx, 1, optional=True)
         _whole("threads", self.threads, 1, optional=True)
+        _whole("gpu_layers", self.gpu_layers, -1, optional=True)
         _whole("seed", self.seed, 0, optional=True)
         if self.response_format is not None and self.response_format not in RESPONSE_FORMATS:
             raise ConfigError(f"response format {self.response_format!r}: use one of {', '.join(RESPONSE_FORMATS)}")

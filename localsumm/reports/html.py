@@ -178,7 +178,7 @@ def _item(line: ResultLine, item: int) -> str:
         body.append(f'<p class="failed">failed: {_e(line.error or "unknown error")}</p>')
     else:
         body.append(
-            f'<p><span class="score">score {_e(result.score)}</span> · alignment {result.alignment_score:.2f}'
+            f'<p><span class="score">score {result.score:.2f}</span> · alignment {result.alignment_score:.2f}'
             f' · coverage {result.coverage_score:.2f}</p><p class="meta">{_e(result.reason)}</p>'
         )
     if summary:

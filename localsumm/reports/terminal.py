@@ -94,7 +94,7 @@ def print_result(result: SummarizationResult, console: Console | None = None) ->
     scale = result.provenance.scale
     header = Text.assemble(
         ("score ", "bold"),
-        (f"{result.score:g}", "bold cyan"),
+        (f"{result.score:.2f}", "bold cyan"),
         (f" / {scale:g}   " if scale != 1 else "   ", ""),
         (f"alignment {result.alignment_score:.2f}   coverage {result.coverage_score:.2f}", ""),
     )

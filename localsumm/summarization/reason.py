@@ -68,11 +68,11 @@ def _overall(
     scale_note = f" (scale {scale:g})" if scale != 1 else ""
 
     if scores.alignment < scores.coverage:
-        head = f"Score {scores.score:g}{scale_note} is set by alignment ({dims})"
+        head = f"Score {scores.score:.2f}{scale_note} is set by alignment ({dims})"
     elif scores.coverage < scores.alignment:
-        head = f"Score {scores.score:g}{scale_note} is set by coverage ({dims})"
+        head = f"Score {scores.score:.2f}{scale_note} is set by coverage ({dims})"
     else:
-        head = f"Score {scores.score:g}{scale_note}: alignment and coverage are equal ({dims})"
+        head = f"Score {scores.score:.2f}{scale_note}: alignment and coverage are equal ({dims})"
 
     parts = [head + "."]
     if unsupported:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import ContextOverflowError, JudgeError, ModelError
+from ...errors import ConfigError, ContextOverflowError, JudgeError, ModelError
 from ...models.gguf import check_context
 from ...protocol import Messages, content_text
 
@@ -59,6 +59,7 @@ class Engine:
         *,
         n_ctx: int,
         n_threads: int | None,
+        n_gpu_layers: int = 0,
         n_batch: int,
         seed: int,
         sequences: int,
@@ -68,6 +69,7 @@ class Engine:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         check_context(path, n_ctx, extra_bytes=extra_bytes)
+        check_gpu_layers(n_gpu_layers)
         self.n_threads = n_threads or usable_cpus()
         try:
             self.llm = Llama(
@@ -76,6 +78,7 @@ class Engine:
                 n_threads=self.n_threads,
                 n_threads_batch=self.n_threads,
                 n_batch=n_batch,
+                n_gpu_layers=n_gpu_layers,
                 seed=seed,
                 logits_all=False,
                 # Read the weights instead of mapping them: llama.cpp repacks most of them into its own
@@ -294,12 +297,28 @@ class Engine:
         return OutlinesCoreBackend(outlines.from_llamacpp(self.llm)).vocabulary
 
 
-@lru_cache(maxsize=1)
-def engine_build() -> str:
-    """llama-cpp-python's version and the instruction sets its llama.cpp was built for (its system info)."""
+def check_gpu_layers(n_gpu_layers: int) -> None:
+    """Refuse layers for a GPU that this llama.cpp build cannot use: it would run them on the CPU without a word."""
+    import llama_cpp
+
+    if n_gpu_layers and not llama_cpp.llama_supports_gpu_offload():
+        raise ConfigError(
+            f"--gpu-layers {n_gpu_layers}: this llama.cpp build ({engine_build()}) has no GPU support; build one with "
+            "LOCALSUMM_GPU=cuda (or metal) .venv/bin/python scripts/engine.py (docs/backends.md), or leave out "
+            "--gpu-layers"
+        )
+
+
+@lru_cache(maxsize=4)
+def engine_build(n_gpu_layers: int = 0) -> str:
+    """llama-cpp-python's version and the instruction sets its llama.cpp was built for (its system info), and the
+    layers offloaded to a GPU, if any: a GPU's kernels can move a verdict, so the cache keys and results say so."""
     import llama_cpp
 
     info = llama_cpp.llama_print_system_info().decode("utf-8", errors="replace")
     features = re.findall(r"\b([A-Z][A-Z0-9_]+) = 1\b", info)
     wanted = [f for f in features if f.startswith(("AVX", "AMX", "F16C", "FMA", "BMI", "SSE", "NEON", "SVE"))]
-    return f"llama-cpp-python {llama_cpp.__version__}, {' '.join(dict.fromkeys(wanted)) or 'no SIMD'}"
+    build = f"llama-cpp-python {llama_cpp.__version__}, {' '.join(dict.fromkeys(wanted)) or 'no SIMD'}"
+    if n_gpu_layers:
+        build += f", GPU layers {'all' if n_gpu_layers < 0 else n_gpu_layers}"
+    return build

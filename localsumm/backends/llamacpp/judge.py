@@ -38,6 +38,7 @@ class LlamaCppJudge:
         thresholds: Thresholds = Thresholds(),
         n_ctx: int = DEFAULT_N_CTX,
         n_threads: int | None = None,
+        n_gpu_layers: int = 0,
         n_batch: int = 512,
         seed: int = DEFAULT_SEED,
         parallel: bool = True,
@@ -50,12 +51,13 @@ class LlamaCppJudge:
             sha256=sha256,
             thresholds=thresholds,
             seed=seed,
-            engine=engine_build(),
+            engine=engine_build(n_gpu_layers),
         )
         self.engine = Engine(
             path,
             n_ctx=n_ctx,
             n_threads=n_threads,
+            n_gpu_layers=n_gpu_layers,
             n_batch=n_batch,
             seed=seed,
             sequences=PARALLEL_SEQUENCES + 1,
@@ -112,9 +114,17 @@ def load_judge(
     thresholds: Thresholds = Thresholds(),
     n_ctx: int = DEFAULT_N_CTX,
     n_threads: int | None = None,
+    n_gpu_layers: int = 0,
     seed: int = DEFAULT_SEED,
 ) -> LlamaCppJudge:
     """The judge for these settings, loaded once per process."""
     return LlamaCppJudge(
-        path, name=name, sha256=sha256, thresholds=thresholds, n_ctx=n_ctx, n_threads=n_threads, seed=seed
+        path,
+        name=name,
+        sha256=sha256,
+        thresholds=thresholds,
+        n_ctx=n_ctx,
+        n_threads=n_threads,
+        n_gpu_layers=n_gpu_layers,
+        seed=seed,
     )
