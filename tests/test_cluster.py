@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from localsumm import create_summarization_scorer, run_evals
-from localsumm.runs.batch import ItemResult
 from localsumm.runs.cluster import RaySettings, shard
 from localsumm.runs.records import Item
+from localsumm.runs.scoring import ItemResult
 
 from .conftest import (
     SMALL,

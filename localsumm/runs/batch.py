@@ -8,56 +8,16 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..summarization.questionset import QuestionSet
-from ..summarization.result import SummarizationResult
 from ..summarization.scorer import ScorerSpec
 from .records import Item
+from .scoring import ItemResult, Scorer, score_item
 
 if TYPE_CHECKING:
     from .cluster import RaySettings
-
-
-class Scorer(Protocol):
-    id: str
-
-    def run(
-        self, run: Mapping[str, Any] | None = None, *, input: Any = None, output: Any = None
-    ) -> SummarizationResult: ...
-
-
-@dataclass(frozen=True)
-class ItemResult:
-    """One item of a run and how it went: each scorer's result, or what went wrong."""
-
-    index: int
-    """Its place in the run's data (0-based)."""
-    item: Item
-    scorer_results: dict[str, SummarizationResult] = field(default_factory=dict)
-    errors: dict[str, str] = field(default_factory=dict)
-    """Scorer id (or "target") -> what went wrong, for the scorers that failed on this item."""
-    worker: str | None = None
-    """With Ray: "host:pid" of the worker that scored it."""
-
-    # The item's own fields, read through: ``run.items[0].output`` is the summary scored.
-    @property
-    def id(self) -> str | None:
-        return self.item.id
-
-    @property
-    def input(self) -> Any:
-        return self.item.input
-
-    @property
-    def output(self) -> Any:
-        return self.item.output
-
-    @property
-    def questions(self) -> list[str] | QuestionSet | None:
-        return self.item.questions
 
 
 @dataclass
@@ -123,18 +83,6 @@ def _with_output(pending: ItemResult, target: Callable[[Any], Any] | None) -> It
         return replace(pending, item=replace(pending.item, output=target(pending.item.input)))
     except Exception as e:  # the agent failed: the item cannot be scored
         return replace(pending, errors={"target": f"{type(e).__name__}: {e}"})
-
-
-def score_item(item: Item, scorers: Sequence[Scorer]) -> tuple[dict[str, SummarizationResult], dict[str, str]]:
-    """Each scorer's result for ``item``, and the errors of those that failed (in this process, or on a Ray
-    worker)."""
-    results, errors = {}, {}
-    for scorer in scorers:
-        try:
-            results[scorer.id] = scorer.run(item.as_run())
-        except Exception as e:  # reported per item, never counted as a score
-            errors[scorer.id] = f"{type(e).__name__}: {e}"
-    return results, errors
 
 
 def _specs(scorers: Sequence[Scorer | ScorerSpec]) -> list[ScorerSpec]:

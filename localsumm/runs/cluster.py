@@ -34,8 +34,8 @@ from ..errors import ConfigError, JudgeError, LocalsummError, ModelError
 from ..summarization.inputs import resolve_source
 from ..summarization.result import SummarizationResult
 from ..summarization.scorer import ScorerSpec
-from .batch import ItemResult, score_item
 from .records import Item
+from .scoring import ItemResult, score_item
 
 
 @dataclass(frozen=True)

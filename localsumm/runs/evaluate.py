@@ -19,7 +19,7 @@ from ..protocol import Judge
 from ..summarization.inputs import resolve_source
 from ..summarization.questionset import DataSource, QuestionFile, load_question_file
 from ..summarization.scorer import ScorerSpec, SummarizationScorer, create_summarization_scorer
-from .batch import ItemResult, run_evals
+from .batch import run_evals
 from .journal import Journal, journal, refuse_unless_resumed
 from .lock import writes
 from .progress import Progress, Quiet
@@ -35,6 +35,7 @@ from .results import (
     format_line,
     read_results,
 )
+from .scoring import ItemResult
 
 if TYPE_CHECKING:
     from .cluster import RaySettings
