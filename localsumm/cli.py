@@ -491,21 +491,23 @@ def bench_systems(
     results: Path = typer.Option(
         ...,
         "--results",
-        help="Results JSONL of the systems set: localsumm eval benchmarks/data/summeval.systems.dev.jsonl --out FILE.",
+        help="Results JSONL of a systems set: localsumm eval benchmarks/data/summeval.systems.dev.jsonl (experts' "
+        "labels) or realsumm.systems.dev.jsonl (Lite-Pyramid recall) --out FILE.",
     ),
     experts: Path | None = typer.Option(
         None,
         "--experts",
-        help="The experts' means over all their documents, for the ceiling: "
-        "benchmarks/data/summeval.systems.experts100.json.",
+        help="The labels' system means over all their documents, for the ceiling: "
+        "benchmarks/data/summeval.systems.experts100.json or realsumm.systems.pyramid100.json.",
     ),
     resamples: int = typer.Option(1000, "--resamples", help="Resamples of the documents, for each interval."),
     seed: int = typer.Option(0, "--seed", help="Seed of the resampling."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the figures as JSON here."),
 ) -> None:
-    """System-level agreement with experts: Kendall tau and pairwise accuracy of the systems' mean coverage,
-    alignment and score against the experts' relevance, consistency and mean rating, beside summary length and
-    bigram overlap, with 95% intervals from resampling documents."""
+    """System-level agreement with people: Kendall tau and pairwise accuracy of the systems' mean coverage,
+    alignment and score against the experts' relevance, consistency and mean rating, or of coverage against a
+    content recall (REALSumm's Lite-Pyramid), beside summary length, bigram overlap and the reference's unigram
+    recall, with 95% intervals from resampling documents."""
     try:
         from .bench.systems import systems_report
 

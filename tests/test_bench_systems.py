@@ -22,6 +22,8 @@ from .systems_data import result, write
 
 DATA = ROOT / "benchmarks" / "data" / "summeval.systems.dev.jsonl"
 EXPERTS = ROOT / "benchmarks" / "data" / "summeval.systems.experts100.json"
+RECALL_DATA = ROOT / "benchmarks" / "data" / "realsumm.systems.dev.jsonl"
+PYRAMID = ROOT / "benchmarks" / "data" / "realsumm.systems.pyramid100.json"
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +83,7 @@ def test_a_reversed_predictor_and_failed_items(tmp_path, records):
 def test_unlabelled_results_and_a_bad_experts_file_are_refused(tmp_path, records):
     path = results_file(tmp_path / "r.jsonl", records[:32])
     lines = [dict(line, label_coverage=None) for line in read_jsonl(path)]
-    with pytest.raises(InputError, match="needs expert labels"):
+    with pytest.raises(InputError, match="has no label_coverage: bench systems needs the experts' labels"):
         systems_report(write(tmp_path / "unlabelled.jsonl", [json.dumps(line) for line in lines]))
     (tmp_path / "experts.json").write_text('{"M0": {"relevance": 4}}')
     with pytest.raises(InputError, match="has no means of the systems"):
@@ -96,3 +98,32 @@ def test_the_command(tmp_path, records):
     assert "| mean rating | score |" in done.stdout and json.loads(out.read_text())["resamples"] == 200
     bad = run_cli("bench", "systems", "--results", str(DATA))
     assert bad.returncode == 3 and "no localsumm verdict" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_content_recall_set_gives_the_curators_figures(tmp_path):
+    """REALSumm's systems, labelled with Lite-Pyramid recall only: coverage built to equal it ranks them as it
+    does, and the baselines reach what benchmarks/data/README.md states from the labels alone."""
+    records = read_jsonl(RECALL_DATA)
+    fine = [f"Q{i}?" for i in range(100)]  # coverage in hundredths: the label, to two decimals
+    lines = [
+        format_line(r, r["id"], result=result(1.0, r["label_coverage"], questions=fine), error=None) for r in records
+    ]
+    report = systems_report(write(tmp_path / "r.jsonl", lines), experts=PYRAMID)
+    tau = figures(report)
+    assert report.documents == 12 and len(report.systems) == 24 and set(report.ranks) == {"content recall"}
+    assert tau[("content recall", "coverage")] == 1.0
+    assert tau[("content recall", "length")] == pytest.approx(0.475, abs=0.005)
+    # Bigram overlap, words split from punctuation: 0.217 (the README's 0.225 used the curators' own tokens).
+    assert tau[("content recall", "bigram overlap")] == pytest.approx(0.22, abs=0.01)
+    # ROUGE-1 recall, counted, without stemming: 0.565 (the README's 0.572, its own tokens).
+    assert tau[("content recall", "reference unigram recall")] == pytest.approx(0.57, abs=0.01)
+    assert tau[("content recall", CEILING + " against 100")] == pytest.approx(0.529, abs=0.005)
+    assert "| content recall | reference unigram recall | 0.57 [" in report.markdown()
+    # A means file without a recall, and a file that mixes the two kinds of labels, are refused.
+    (tmp_path / "means.json").write_text(json.dumps({s: {"relevance": 4} for s in report.systems}))
+    with pytest.raises(InputError, match="has no recall"):
+        systems_report(tmp_path / "r.jsonl", experts=tmp_path / "means.json")
+    mixed = [json.loads(line) for line in lines]
+    mixed[0]["label_alignment"] = 1.0
+    with pytest.raises(InputError, match="some items have label_alignment and some do not"):
+        systems_report(write(tmp_path / "mixed.jsonl", [json.dumps(line) for line in mixed]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -54,6 +55,19 @@ def bigram_overlap(summary: str, source: str, *, split_punctuation: bool = False
 
     mine = bigrams(summary)
     return len(mine & bigrams(source)) / len(mine) if mine else 0.0
+
+
+def reference_unigram_recall(summary: str, reference: str) -> float:
+    """ROUGE-1 recall of ``summary`` against ``reference``: the share of the reference's words (lowercased, counted,
+    letters and digits only, no stemming) that the summary repeats. A label-side baseline: it reads the reference
+    that the content-recall labels were annotated from."""
+
+    def counts(text: str) -> Counter[str]:
+        return Counter(w for token in tokens(text.lower()) for w in re.findall(r"\w+", token))
+
+    wanted = counts(reference)
+    total = sum(wanted.values())
+    return sum((wanted & counts(summary)).values()) / total if total else 0.0
 
 
 def items_from_results(lines: list[ResultLine]) -> list[Item]:
