@@ -219,5 +219,5 @@ def test_gpu_layers_zero_is_the_cpu_judge_and_more_are_refused_on_a_cpu_build(cl
     assert result["preprocess_step_result"] == cli["preprocess_step_result"]
     assert result["analyze_step_result"] == cli["analyze_step_result"]
     refused = run_cli("score", *EXAMPLE, *SMALL, "--gpu-layers", "8")
-    assert_clean_error(refused, 2, "--gpu-layers 8", "no GPU support", "scripts/engine.py")
+    assert_clean_error(refused, 2, "--gpu-layers 8", "no GPU support", "make gpu GPU=cuda")
     assert_clean_error(run_cli("score", *EXAMPLE, "--gpu-layers", "-2"), 2, "gpu_layers must be at least -1")

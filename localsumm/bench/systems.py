@@ -44,8 +44,12 @@ EXPERTS = {"relevance": "label_coverage", "consistency": "label_alignment", "mea
 """The experts' dimension and the label that holds it (SummEval's 1-5 means mapped to 0..1)."""
 RECALL = {"content recall": "label_coverage"}
 """A set labelled with a content recall only (REALSumm's Lite-Pyramid, RoSE's ACUs)."""
-OURS = {"relevance": "coverage_score", "consistency": "alignment_score", "mean rating": "score"}
-OURS["content recall"] = "coverage_score"
+OURS = {
+    "relevance": "coverage_score",
+    "consistency": "alignment_score",
+    "mean rating": "score",
+    "content recall": "coverage_score",
+}
 BASELINES = {"length": WORDS, "bigram overlap": "bigram_overlap", "reference unigram recall": "reference_recall"}
 CEILING = "labels, 12 documents"
 RECALL_KEYS = ("litepyramid_recall", "acu_recall", "recall")

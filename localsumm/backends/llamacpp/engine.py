@@ -304,8 +304,7 @@ def check_gpu_layers(n_gpu_layers: int) -> None:
     if n_gpu_layers and not llama_cpp.llama_supports_gpu_offload():
         raise ConfigError(
             f"--gpu-layers {n_gpu_layers}: this llama.cpp build ({engine_build()}) has no GPU support; build one with "
-            "LOCALSUMM_GPU=cuda (or metal) .venv/bin/python scripts/engine.py (docs/backends.md), or leave out "
-            "--gpu-layers"
+            "`make gpu GPU=cuda` (or metal; docs/backends.md), or leave out --gpu-layers"
         )
 
 
