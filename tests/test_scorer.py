@@ -532,3 +532,31 @@ def test_a_sentence_with_no_letter_or_digit_is_no_claim():
     summary = "Bolt insists he does ` his best to make his country proud . ' He will run in May ."
     claims = summary_claims(ScriptedJudge(), summary, "sentences", StepLog())
     assert claims == ["Bolt insists he does ` his best to make his country proud .", "He will run in May ."]
+
+
+def test_a_judge_that_writes_questions_without_a_question_mark_scores_as_the_reference_would():
+    """The reference's own mocked judges write "Question A": a judge without our grammar may too. Its questions are
+    asked as written, a "?" added, and counted as every question is; never a validation traceback."""
+    s, _ = scorer(
+        {"key_facts": False},
+        claims=["Founded in 1995 by John Smith."],
+        questions=["Question A", "  Question B ", ""],
+        claim_probabilities=[0.9],
+        question_probabilities=[0.9, 0.1],
+    )
+    result = s.run(input=SOURCE, output=SUMMARY)
+    assert [v.question for v in result.analyze_step_result.coverage] == ["Question A?", "Question B?"]
+    assert result.alignment_score == 1 and result.coverage_score == 0.5 and result.score == 0.5
+
+
+def test_a_judge_that_writes_nothing_to_ask_fails_that_item_clearly():
+    from localsumm import run_evals
+    from localsumm.errors import JudgeError
+
+    s, _ = scorer({"key_facts": False}, claims=["Founded in 1995."], questions=[], claim_probabilities=[0.9])
+    with pytest.raises(JudgeError, match="the judge wrote no question and no key fact of this source"):
+        s.run(input=SOURCE, output=SUMMARY)
+    run = run_evals(data=[{"input": SOURCE, "output": SUMMARY}], scorers=[s])
+    assert (
+        run.scores[s.id] is None and "JudgeError: questions: the judge wrote no question" in run.items[0].errors[s.id]
+    )

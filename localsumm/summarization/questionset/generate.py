@@ -60,6 +60,10 @@ def generate_question_set(judge: Judge, source: str, plan: Plan, options: Option
         if plan.key_facts:
             window_key_facts(judge, window, count, len(plan.windows), options.question_check, log, built)
     questions, facts, again = without_repeats(unique(built.questions), unique(built.facts), options.max_questions)
+    if not questions and not facts:
+        raise JudgeError(
+            "questions: the judge wrote no question and no key fact of this source; coverage has nothing to ask"
+        )
     info = judge.info
     recorded = options.recorded()
     question_set = QuestionSet(
@@ -129,12 +133,23 @@ def window_questions(
         log.add(call)
         found += value.questions  # type: ignore[attr-defined]
     built.steps.add("questions")
-    questions = unique(found)
+    questions = unique(closed_questions(found))
     if check:
         questions, dropped = keep_answerable_questions(judge, window.text, questions, log)
         built.dropped += dropped
         built.steps.add("answerable")
     built.questions += questions
+
+
+def closed_questions(written: list[str]) -> list[str]:
+    """The judge's questions as a question set holds them: stripped, an empty one left out, and a final "?" added to
+    one that lacks it. The grammar writes neither; a judge without it (a hosted endpoint, a plugin, a script: the
+    reference's own mocked judge writes "Question A") may, and its words are then asked, never a crash."""
+    closed = []
+    for question in (q.strip() for q in written):
+        if question:
+            closed.append(question if question.endswith(("?", "？")) else question + "?")
+    return closed
 
 
 def window_key_facts(
