@@ -68,24 +68,14 @@ BUDGET_STEPS = {
 }
 
 
-@dataclass
-class StepCost:
-    """What one step of one evaluation cost the engine."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    """Prompt tokens evaluated (read) by the engine."""
-    reused_prompt_tokens: int = 0
-    """Prompt tokens served from the KV cache of an earlier call."""
-    completion_tokens: int = 0
-    seconds: float = 0.0
+# What the budget reads of each step's ``StepStats`` (prompt tokens: read by the engine; reused: from its KV cache).
+BUDGET_FIELDS = ("calls", "prompt_tokens", "reused_prompt_tokens", "completion_tokens", "seconds")
+StepCosts = dict[str, dict[str, float]]
+"""Per step of one evaluation, its ``BUDGET_FIELDS``."""
 
 
-def step_costs(result: SummarizationResult) -> dict[str, StepCost]:
-    return {
-        s.step: StepCost(s.calls, s.prompt_tokens, s.reused_prompt_tokens, s.completion_tokens, round(s.seconds, 3))
-        for s in result.provenance.steps
-    }
+def step_costs(result: SummarizationResult) -> StepCosts:
+    return {s.step: {k: getattr(s, k) for k in BUDGET_FIELDS} for s in result.provenance.steps}
 
 
 @dataclass
@@ -100,10 +90,10 @@ class EvaluationCost:
     """Of ``seconds``, the time inside llama.cpp's decode."""
     source_tokens: int
     summary_tokens: int
-    steps: dict[str, StepCost] = field(default_factory=dict)
+    steps: StepCosts = field(default_factory=dict)
     later_seconds: float | None = None
     """A second summary of the same source, scored right after (None: the data has none)."""
-    later_steps: dict[str, StepCost] | None = None
+    later_steps: StepCosts | None = None
     pointer_seconds: float = 0.0
     """Of ``seconds``, an estimate of the evidence pointers' share (words only, no judge call): the source's
     sentences indexed afresh and every claim and question pointed at, timed again after the run."""
@@ -181,9 +171,8 @@ class SpeedReport:
     def budget(self) -> dict[str, dict[str, dict[str, float]]]:
         """Per step, the mean cost per item of a new source ("new") and of a later summary of it ("later")."""
 
-        def mean(rows: list[dict[str, StepCost]], step: str) -> dict[str, float]:
-            costs = [row.get(step, StepCost()) for row in rows]
-            return {k: round(statistics.fmean(asdict(c)[k] for c in costs), 2) for k in asdict(StepCost())}
+        def mean(rows: list[StepCosts], step: str) -> dict[str, float]:
+            return {k: round(statistics.fmean(row.get(step, {}).get(k, 0) for row in rows), 2) for k in BUDGET_FIELDS}
 
         firsts = [c.steps for c in self.items]
         laters = [c.later_steps for c in self.items if c.later_steps is not None]
@@ -198,7 +187,7 @@ class SpeedReport:
         """The budget as a table: calls, prompt tokens read (evaluated / reused), tokens generated, seconds."""
         budget = self.budget()
         parts = ["new", "later"] if any("later" in row for row in budget.values()) else ["new"]
-        zero = asdict(StepCost())
+        zero = dict.fromkeys(BUDGET_FIELDS, 0.0)
         total = {part: {k: sum(row.get(part, zero)[k] for row in budget.values()) for k in zero} for part in parts}
         head = "| step (mean per item) | new source: calls | read / reused | generated | seconds |"
         lines = [head + (" later summary: calls | read / reused | generated | seconds |" if len(parts) > 1 else "")]
