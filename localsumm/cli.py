@@ -486,6 +486,64 @@ def bench_agree(
         _fail(e)
 
 
+@bench_app.command("judges")
+@with_options(
+    "max_questions",
+    "scoring",
+    *_VERDICTS[1:],
+    "threads",
+    "gpu_layers",
+    "cache",
+    "base_url",
+    "response_format",
+    cache=True,
+)
+def bench_judges(
+    judges: list[str] = typer.Option(
+        ..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); two or more, the first the reference."
+    ),
+    data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP + " Labels are optional."),
+    out: Path = typer.Option(
+        Path("bench-judges"), "--out", help="Folder for each judge's results and report.md, report.json, report.html."
+    ),
+    limit: int | None = typer.Option(None, "--limit", help="Score only the first N items of each file."),
+    questions: str | None = typer.Option(
+        None,
+        "--questions",
+        metavar="FILE|reference",
+        help="Every judge asks these questions (a question file, or 'reference': each set's own facts) instead of "
+        "writing its own: verdicts compared on identical questions.",
+    ),
+    price: list[str] = typer.Option(
+        [], "--price", metavar="JUDGE=IN/OUT", help="Dollars per million tokens read / written, for a judge as given."
+    ),
+    options: Options = Options(),
+) -> None:
+    """Several judges on the same items: agreement with the labels and each pair's difference paired by document
+    (interval, permutation p, Holm), agreement with the first judge, and each judge's time, tokens and cost."""
+    try:
+        from .bench.judges import parse_price, run_judges
+        from .bench.judges_page import markdown, write_report
+        from .reports.terminal import ProgressBar
+
+        prices = dict(parse_price(p) for p in price)
+        report = run_judges(
+            judges, data, out, options=options, limit=limit, questions=questions, prices=prices, progress=ProgressBar()
+        )
+        written = write_report(report, out)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    typer.echo(printable(markdown(report)))
+    typer.echo("wrote " + ", ".join(str(p) for p in written), err=True)
+    stopped = [c.judge for c in report.costs if c.stopped]
+    if stopped:
+        typer.echo(
+            f"error: {', '.join(stopped)} stopped early (see the report); run the same command to resume", err=True
+        )
+        raise typer.Exit(1)
+
+
 @bench_app.command("systems")
 def bench_systems(
     results: Path = typer.Option(

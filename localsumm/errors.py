@@ -44,7 +44,7 @@ class ContextOverflowError(JudgeError):
 
 
 class NetworkError(LocalsummError):
-    """A download needed the network and could not reach it."""
+    """A download, or a hosted judge's endpoint, needed the network and could not reach it."""
 
     exit_code = 7
 

@@ -279,6 +279,42 @@ def open_for_bench(model: str | Judge | None, options: Options | None = None) ->
     return model if isinstance(model, Judge) else open_judge(model, options)
 
 
+def results_file(
+    data: Path,
+    out_dir: Path,
+    judge: Judge,
+    options: Options,
+    questions: str | Path | None = None,
+    progress: Progress | None = None,
+) -> tuple[Path, Options]:
+    """Where ``judge``'s results of ``data`` go in ``out_dir``, and the options they are scored with.
+
+    ``questions``: a question file, or "reference": the dataset's own facts (``REFERENCE_FIELDS``), written
+    once into ``out_dir/<dataset>.reference-questions.jsonl`` and asked in place of generated questions."""
+    dataset = data.name.split(".")[0]
+    name, these = f"{dataset}.{judge.info.name}", options
+    if questions is not None and str(questions) == REFERENCE:
+        field = REFERENCE_FIELDS.get(dataset)
+        if field is None:
+            raise ConfigError(
+                f"--questions reference: {data} is not a set whose reference facts localsumm knows "
+                f"({', '.join(REFERENCE_FIELDS)}); write a question file with `localsumm questions "
+                "--from-reference FIELD`"
+            )
+        question_file = out_dir / f"{dataset}.reference-questions.jsonl"
+        write_questions(data, question_file, resume=True, from_reference=field, progress=progress)
+        name, these = f"{name}.reference-questions", options.replace(questions=str(question_file), questions_only=True)
+    elif questions is not None:
+        # Named by the file's version, as provenance.questions records it: another version gets its own results.
+        digest = QuestionFile.load(questions).sha256[:12]
+        name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
+    if options.scoring != "count":  # its own results: a folder may hold both rules' figures
+        name += f".scoring-{options.scoring}"
+    if options.verification != "whole":  # likewise for the verification modes
+        name += f".verification-{options.verification}"
+    return out_dir / f"{name}.jsonl", these
+
+
 def score_datasets(
     data_files: list[Path],
     out_dir: Path,
@@ -289,42 +325,16 @@ def score_datasets(
     progress: Progress | None = None,
     questions: str | Path | None = None,
 ) -> dict[str, list[ResultLine]]:
-    """Each dataset scored into ``out_dir/<dataset>.<judge>[.<questions>].jsonl`` (resumable); its lines, by dataset.
-
-    ``questions``: a question file, or "reference": each dataset's own facts (``REFERENCE_FIELDS``), written
-    once into ``out_dir/<dataset>.reference-questions.jsonl`` and asked in place of generated questions."""
+    """Each dataset scored into ``out_dir/<dataset>.<judge>[.<questions>].jsonl`` (resumable, ``results_file``); its
+    lines, by dataset."""
     options = make_options(options)
     out_dir.mkdir(parents=True, exist_ok=True)
     lines_by_dataset = {}
     for data in data_files:
-        dataset = data.name.split(".")[0]
-        name, these = f"{dataset}.{judge.info.name}", options
-        if questions is not None and str(questions) == REFERENCE:
-            field = REFERENCE_FIELDS.get(dataset)
-            if field is None:
-                raise ConfigError(
-                    f"--questions reference: {data} is not a set whose reference facts localsumm knows "
-                    f"({', '.join(REFERENCE_FIELDS)}); write a question file with `localsumm questions "
-                    "--from-reference FIELD`"
-                )
-            question_file = out_dir / f"{dataset}.reference-questions.jsonl"
-            write_questions(data, question_file, resume=True, from_reference=field, progress=progress)
-            name, these = (
-                f"{name}.reference-questions",
-                options.replace(questions=str(question_file), questions_only=True),
-            )
-        elif questions is not None:
-            # Named by the file's version, as provenance.questions records it: another version gets its own results.
-            digest = QuestionFile.load(questions).sha256[:12]
-            name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
-        if options.scoring != "count":  # its own results: a folder may hold both rules' figures
-            name += f".scoring-{options.scoring}"
-        if options.verification != "whole":  # likewise for the verification modes
-            name += f".verification-{options.verification}"
-        results = out_dir / f"{name}.jsonl"
+        results, these = results_file(data, out_dir, judge, options, questions, progress)
         evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, progress=progress)
         # --limit may be lower than in an earlier run of the same folder: measure what was asked for.
-        lines_by_dataset[dataset] = read_results(results)[:limit]
+        lines_by_dataset[data.name.split(".")[0]] = read_results(results)[:limit]
     return lines_by_dataset
 
 

@@ -33,7 +33,7 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _bar(mean: float, interval: tuple[float, float] | None, top: float, label: str) -> str:
+def bar(mean: float, interval: tuple[float, float] | None, top: float, label: str) -> str:
     """A bar from 0 to the mean and a whisker over the interval, on an axis from 0 to ``top``."""
     w, h = _BAR_WIDTH, _BAR_HEIGHT
 
@@ -66,8 +66,8 @@ def _systems_table(comparison: Comparison, top: float) -> str:
         for key, label in DIMENSIONS:
             mean, interval = row.means[key], row.intervals[key]
             text = cell(mean, interval)
-            bar = _bar(mean, interval, top if key == "score" else 1.0, f"{row.system}: {label} {text}")
-            cells.append(f"<td>{bar}{text}</td>")
+            svg = bar(mean, interval, top if key == "score" else 1.0, f"{row.system}: {label} {text}")
+            cells.append(f"<td>{svg}{text}</td>")
         cells.append(f"<td>{row.words:.0f}</td>")
         cells += [f"<td>{row.failed} / {row.unscorable}</td>"] if excluded else []
         rows.append(f'<tr><td>{rank}</td><td class="name">{_e(row.system)}</td>{"".join(cells)}</tr>')

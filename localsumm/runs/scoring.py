@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..errors import NetworkError
 from ..summarization.questionset import QuestionSet
 from ..summarization.result import SummarizationResult
 from .records import Item
@@ -58,6 +59,10 @@ def score_item(item: Item, scorers: Sequence[Scorer]) -> tuple[dict[str, Summari
     for scorer in scorers:
         try:
             results[scorer.id] = scorer.run(item.as_run())
+        except NetworkError:
+            # An endpoint that cannot be reached fails every item after this one too: the run stops, what is written
+            # stays, and a resumed run scores the rest (instead of a results file of failed lines never retried).
+            raise
         except Exception as e:  # reported per item, never counted as a score
             errors[scorer.id] = f"{type(e).__name__}: {e}"
     return results, errors
