@@ -544,6 +544,29 @@ def bench_judges(
         raise typer.Exit(1)
 
 
+@bench_app.command("asked")
+def bench_asked(
+    results: Path = typer.Argument(..., help="Results JSONL of an eval whose records carry a reference's facts."),
+    facts: str = typer.Option(
+        ...,
+        "--facts",
+        metavar="FIELD",
+        help="The records' list of facts, a dotted path: meta.keyfacts_scus (REALSumm).",
+    ),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write every fact with its closest question here."),
+) -> None:
+    """Question selection alone: the share of each source's reference facts that a question coverage asked of it
+    is about (lexically, rare words weighted), for the questions and key facts together and apart."""
+    try:
+        from .bench.asked import asked_report
+
+        report = asked_report(results, facts)
+    except LocalsummError as e:
+        _fail(e)
+        return
+    _print_report(report, json_out)
+
+
 @bench_app.command("systems")
 def bench_systems(
     results: Path = typer.Option(

@@ -5,11 +5,13 @@ No mock: the server runs SmolLM2 with llama.cpp, and the client is the openai pa
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -21,7 +23,7 @@ from localsumm.errors import NetworkError
 from localsumm.models.registry import get_spec
 from localsumm.summarization.schemas import claim_list
 
-from .conftest import EXAMPLE, FIRST_PARAGRAPH, ROOT, SOURCE, SUMMARY, run_cli
+from .conftest import EXAMPLE, FIRST_PARAGRAPH, ROOT, SMALL, SOURCE, SUMMARY, run_cli, start_cli
 
 KEY = {"LOCALSUMM_API_KEY": "not-needed-locally"}
 
@@ -181,3 +183,145 @@ def test_a_hosted_judge_writes_the_questions_a_local_judge_asks(server, tmp_path
     assert result["provenance"]["questions"]["written_by"]["judge"] == "openai:smollm2"
     asked = [v["question"] for v in result["analyze_step_result"]["coverage"]]
     assert asked == line["questions"] + [f"Is it true that {f.rstrip('.')}?" for f in line["key_facts"]]
+
+
+# -- bench judges: a local and a hosted judge side by side ----------------------------------------------------------
+
+
+class FaultyProxy:
+    """A loopback proxy to the real server that turns faulty once ``armed()`` says so: "down" drops each connection
+    without an answer, "slow" answers after the client has given up, "garbage" returns the server's completion with
+    its content cut to text that is not JSON. Until then, and in mode "ok", it passes everything through."""
+
+    def __init__(self, upstream: str, armed) -> None:
+        self.upstream, self.armed, self.mode = upstream.removesuffix("/v1"), armed, "ok"
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                self._forward(None)
+
+            def do_POST(self) -> None:
+                self._forward(self.rfile.read(int(self.headers["Content-Length"])))
+
+            def _forward(self, body: bytes | None) -> None:
+                faulty = proxy.mode if proxy.mode != "ok" and proxy.armed() else "ok"
+                if faulty == "down":
+                    self.close_connection = True
+                    return
+                if faulty == "slow":
+                    time.sleep(4)
+                request = urllib.request.Request(proxy.upstream + self.path, data=body, method=self.command)
+                request.add_header("Content-Type", "application/json")
+                with urllib.request.urlopen(request, timeout=600) as response:
+                    answer = response.read()
+                if faulty == "garbage" and b'"response_format"' in (body or b""):
+                    completion = json.loads(answer)
+                    completion["choices"][0]["message"]["content"] = '{"claims": ["cut'
+                    answer = json.dumps(completion).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+
+BENCH_ITEMS = [
+    {"id": f"s{k}", "source": FIRST_PARAGRAPH, "summary": s, "label_alignment": float(k % 2 == 0)}
+    for k, s in enumerate([SUMMARY, "Harbor Lights was founded in 1995.", SUMMARY.split(". ")[0] + "."])
+]
+
+
+def bench_data(folder) -> object:
+    data = folder / "mine.dev.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in BENCH_ITEMS), encoding="utf-8")
+    return data
+
+
+def lines_of(path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.browser
+def test_bench_judges_puts_a_local_and_a_hosted_judge_side_by_side(server, tmp_path):
+    from .test_html_report import chromium
+
+    out = tmp_path / "bench"
+    args = ["bench", "judges", "--judge", SMALL, "--judge", "openai:smollm2", "--base-url", server]
+    args += ["--response-format", "json_object", "--data", str(bench_data(tmp_path)), "--out", str(out)]
+    done = run_cli(*args, "--price", "openai:smollm2=0.15/0.6", "--no-cache", env=KEY)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["judges"] == [SMALL, "openai:smollm2"] and report["datasets"] == {"mine": 3}
+    hosted = report["costs"][1]
+    assert hosted["items"] == 3 and hosted["prompt_tokens"] > 0 and hosted["dollars"] > 0
+    assert report["costs"][0]["dollars"] is None and report["costs"][0]["new_sources"] == 1
+    (agreement,) = report["agreement"]
+    assert agreement["claims"] > 0 and agreement["questions"] > 0  # the hosted judge ruled on the local one's
+    assert {p["measure"] for p in report["pairs"]} == {"ROC-AUC"}
+    assert "| mine | label_alignment | ROC-AUC | openai:smollm2 - smollm2-135m |" in done.stdout
+    dom = chromium("--dump-dom", (out / "report.html").as_uri(), tmp_path=tmp_path)
+    assert "Each pair, paired by document" in dom and "openai:smollm2 − smollm2-135m" in dom
+    assert "$" in dom and "<svg" in dom
+
+
+@pytest.mark.parametrize("fault", ["down", "slow", "garbage"])
+def test_a_faulty_endpoint_stops_or_fails_its_items_and_a_rerun_resumes(server, fault, tmp_path):
+    from localsumm.backends.openai import OpenAIJudge
+    from localsumm.bench.judges import run_judges
+
+    out, data = tmp_path / "bench", bench_data(tmp_path)
+    hosted_file = out / "results" / "mine.openai:smollm2.jsonl"
+    proxy = FaultyProxy(server, lambda: hosted_file.exists() and hosted_file.read_text().count("\n") >= 1)
+    proxy.mode = fault
+
+    def judges():
+        hosted = OpenAIJudge("smollm2", base_url=proxy.url, api_key="x", response_format="json_object", timeout=2)
+        return [open_judge(SMALL), hosted]
+
+    report = run_judges(judges(), [data], out, cache=False)
+    local, hosted = report.costs
+    assert local.items == 3 and local.stopped is None
+    first = hosted_file.read_text().splitlines()[0]
+    if fault == "garbage":  # the judge's malformed answers fail their items, clearly; the run goes on
+        assert hosted.stopped is None and hosted.failed == 2 and len(lines_of(hosted_file)) == 3
+        assert all("JudgeError" in e and "Traceback" not in e for e in hosted.first_errors)
+        return
+    assert hosted.stopped is not None and hosted.stopped.startswith("NetworkError: ")
+    assert "cannot reach the judge endpoint" in hosted.stopped
+    assert len(lines_of(hosted_file)) == 1  # what was done is kept; nothing failed in its name
+    proxy.mode = "ok"
+    again = run_judges(judges(), [data], out, cache=False)
+    assert again.costs[1].stopped is None and again.costs[1].items == 3 and again.datasets == {"mine": 3}
+    rows = hosted_file.read_text().splitlines()
+    assert rows[0] == first and sorted(json.loads(r)["id"] for r in rows) == ["s0", "s1", "s2"]
+
+
+def test_killing_bench_judges_and_running_it_again_loses_nothing_and_scores_nothing_twice(server, tmp_path):
+    out = tmp_path / "bench"
+    args = ["bench", "judges", "--judge", SMALL, "--judge", "openai:smollm2", "--base-url", server]
+    args += ["--response-format", "json_object", "--data", str(bench_data(tmp_path)), "--out", str(out), "--no-cache"]
+    local_file = out / "results" / f"mine.{SMALL}.jsonl"
+    proc = start_cli(args, env={**os.environ, **KEY})
+    deadline = time.time() + 600
+    while time.time() < deadline and not (local_file.exists() and local_file.read_text().count("\n") >= 1):
+        time.sleep(0.1)
+    proc.kill()
+    proc.communicate(timeout=60)
+    kept = local_file.read_text().splitlines()
+    assert 1 <= len(kept) < 3
+    done = run_cli(*args, env=KEY)
+    assert done.returncode == 0, done.stderr
+    for path in (out / "results").glob("*.jsonl"):
+        ids = [row["id"] for row in lines_of(path)]
+        assert sorted(ids) == sorted(set(ids)), path  # scored (or ruled on) once each
+    rows = local_file.read_text().splitlines()
+    assert rows[: len(kept)] == kept and len(rows) == 3
+    assert json.loads((out / "report.json").read_text())["datasets"] == {"mine": 3}
