@@ -148,3 +148,9 @@ def test_the_document_swap_test_on_known_values():
     assert swap_p_value("ROC-AUC", good, good, labels, docs) == 1.0
     # Per-document correlations: the same, document by document.
     assert swap_p_value("pearson per document", noise, good, labels, docs) < 0.01
+    # A judge that orders the items alike on another scale is the same judge to a rank measure, and to Pearson
+    # when the scale is linear: the swap compares the judges, not their scales.
+    squeezed = 0.9 + good / 10
+    assert swap_p_value("ROC-AUC", good, squeezed, labels, docs) == 1.0
+    assert swap_p_value("spearman", good, squeezed**3, labels, docs) == 1.0
+    assert swap_p_value("pearson", good, squeezed, labels, docs) == 1.0

@@ -254,17 +254,19 @@ def test_bench_judges_puts_a_local_and_a_hosted_judge_side_by_side(server, tmp_p
     from .test_html_report import chromium
 
     out = tmp_path / "bench"
-    args = ["bench", "judges", "--judge", SMALL, "--judge", "openai:smollm2", "--base-url", server]
+    args = ["bench", "judges", "--judge", SMALL, "--judge", "openai:smollm2", "--judge", SMALL, "--base-url", server]
     args += ["--response-format", "json_object", "--data", str(bench_data(tmp_path)), "--out", str(out)]
     done = run_cli(*args, "--price", "openai:smollm2=0.15/0.6", "--no-cache", env=KEY)
     assert done.returncode == 0, done.stderr
     report = json.loads((out / "report.json").read_text())
-    assert report["judges"] == [SMALL, "openai:smollm2"] and report["datasets"] == {"mine": 3}
+    assert report["judges"] == [SMALL, "openai:smollm2", f"{SMALL} #2"] and report["datasets"] == {"mine": 3}
+    same = [p for p in report["pairs"] if (p["first"], p["second"]) == (SMALL, f"{SMALL} #2")]
+    assert [(p["difference"], p["p_value"]) for p in same] == [(0.0, 1.0)]  # the same judge twice: no difference
     hosted = report["costs"][1]
     assert hosted["items"] == 3 and hosted["prompt_tokens"] > 0 and hosted["dollars"] > 0
     assert report["costs"][0]["dollars"] is None and report["costs"][0]["new_sources"] == 1
-    (agreement,) = report["agreement"]
-    assert agreement["claims"] > 0 and agreement["questions"] > 0  # the hosted judge ruled on the local one's
+    hosted_agreement = report["agreement"][0]
+    assert hosted_agreement["claims"] > 0 and hosted_agreement["questions"] > 0  # it ruled on the local one's
     assert {p["measure"] for p in report["pairs"]} == {"ROC-AUC"}
     assert "| mine | label_alignment | ROC-AUC | openai:smollm2 - smollm2-135m |" in done.stdout
     dom = chromium("--dump-dom", (out / "report.html").as_uri(), tmp_path=tmp_path)

@@ -81,7 +81,6 @@ class JudgeRun:
     name: str
     """As the report names it: the judge's own name, numbered when the same judge is given twice."""
     lines: dict[str, list[ResultLine]] = field(default_factory=dict)
-    files: dict[str, Path] = field(default_factory=dict)
     crossed: dict[str, dict[str, dict[str, list[bool]]]] = field(default_factory=dict)
     """By dataset and item id: this judge's verdicts on the reference's "claims" and "questions"."""
     stopped: str | None = None
@@ -157,7 +156,6 @@ def _score_judge(
     for data in data_files:
         dataset = data.name.split(".")[0]
         results, these = results_file(data, out_dir, judge, options, questions, progress)
-        run.files[dataset] = results
         try:
             evaluate_file(data, results, resume=True, model=judge, options=these, limit=limit, progress=progress)
             if reference is not None and dataset in reference.lines:
@@ -350,6 +348,17 @@ def statistic(measure: str, x: np.ndarray, y: np.ndarray, docs: np.ndarray) -> C
     return lambda idx: correlation(x[idx], y[idx])
 
 
+def comparable(measure: str, values: np.ndarray) -> np.ndarray:
+    """``values`` on a scale shared by every judge, with the figure unchanged: ranks for a rank measure (Spearman,
+    Kendall, ROC-AUC), standard scores for Pearson. Two judges' raw scores can sit on different scales (one
+    near 0, one spread over 0..1); a swap that mixes them would then measure the mixing, and the test would
+    lose its power to the scales instead of the agreement."""
+    if measure.removesuffix(" per document") == "pearson":
+        spread = values.std()
+        return (values - values.mean()) / spread if spread else np.zeros_like(values, dtype=float)
+    return metrics.ranks(values) / len(values)
+
+
 def swap_p_value(
     measure: str,
     first: np.ndarray,
@@ -364,6 +373,7 @@ def swap_p_value(
     half of the documents (a document's items together), and the figure's difference is compared with the
     observed one. (1 + as extreme) / (1 + permutations), as ``compare.stats.sign_flip_p``."""
     every = np.arange(len(y))
+    first, second = comparable(measure, first), comparable(measure, second)
 
     def difference(a: np.ndarray, b: np.ndarray) -> float:
         return statistic(measure, b, y, docs)(every) - statistic(measure, a, y, docs)(every)
