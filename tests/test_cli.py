@@ -9,7 +9,7 @@ import pytest
 
 from localsumm.models.registry import get_spec
 
-from .conftest import EXAMPLE, ROOT, SOURCE, STEPS, run_cli
+from .conftest import EXAMPLE, ROOT, SOURCE, STEPS, quick_eval_files, run_cli
 
 SMALL = ["--model", "smollm2-135m"]
 
@@ -177,13 +177,30 @@ def test_registry_file_with_wrong_sha256_is_refused(tmp_path):
     assert_clean_error(done, 4, "refusing to load", "sha256")
 
 
+def test_facts_scoring_weighs_each_stated_fact_by_its_probability(tmp_path):
+    data, questions = quick_eval_files(tmp_path, 1)  # a reference's fact, asked as a statement
+    lines = {}
+    for rule in ("count", "facts"):
+        out = tmp_path / f"{rule}.jsonl"
+        done = run_cli("eval", str(data), "--out", str(out), "--questions", str(questions), *SMALL, "--scoring", rule)
+        assert done.returncode == 0, done.stderr
+        lines[rule] = json.loads(out.read_text())["localsumm"]["result"]
+    counted, facts = lines["count"], lines["facts"]
+    (stated,) = facts["analyze_step_result"]["coverage"]
+    assert [stated] == counted["analyze_step_result"]["coverage"]  # the same call, other arithmetic
+    assert facts["coverage_score"] == pytest.approx(stated["probability"], abs=1e-9)
+    assert counted["coverage_score"] == float(stated["answered"])
+    assert facts["alignment_score"] == counted["alignment_score"]  # claims are counted as before
+    assert facts["provenance"]["scoring"] == "facts" and "scoring 'facts'" in facts["reason"]
+
+
 @pytest.mark.parametrize(
     "args, needle",
     [
         (["--max-questions", "0"], "max_questions"),
         (["--scale", "0"], "scale"),
         (["--claims", "words"], "sentences, extracted"),
-        (["--scoring", "soft"], "count, graded"),
+        (["--scoring", "soft"], "count, graded, facts"),
     ],
 )
 def test_bad_options_are_clear_errors(args, needle):

@@ -6,7 +6,7 @@ from localsumm import create_summarization_scorer
 from localsumm.config import Options
 from localsumm.errors import ConfigError
 from localsumm.summarization.coverage import questions_to_ask
-from localsumm.summarization.rules import compute_scores, round_half_up, votes
+from localsumm.summarization.rules import compute_scores, coverage_votes, round_half_up, votes
 
 from .scripted import ScriptedJudge
 
@@ -139,6 +139,18 @@ def test_graded_votes_count_a_verdict_near_its_threshold_in_proportion():
     assert scores.score == 0.45
 
 
+def test_facts_votes_count_the_questions_and_weigh_each_stated_fact_by_its_probability():
+    probabilities = [0.9, 0.4, 0.45, 0.1, None]
+    verdicts = [True, False, False, False, True]
+    # two questions, then three facts asked as statements (the last from a judge without probabilities)
+    assert coverage_votes(verdicts, probabilities, "facts", 0.5, 2) == [1.0, 0.0, 0.45, 0.1, 1.0]
+    assert coverage_votes(verdicts, probabilities, "count", 0.5, 2) == [1.0, 0.0, 0.0, 0.0, 1.0]
+    # alignment is counted under "facts": its claims are not stated facts
+    assert votes([True, False], [0.6, 0.45], "facts", 0.5) == [1.0, 0.0]
+    scores = compute_scores([1.0], Q[:2], [1.0, 0.0, 0.45, 0.1], max_questions=None, key_facts=["f1", "f2"])
+    assert scores.coverage == pytest.approx(1.55 / 4)
+
+
 def test_an_unknown_scoring_rule_is_refused():
-    with pytest.raises(ConfigError, match="count, graded"):
+    with pytest.raises(ConfigError, match="count, graded, facts"):
         Options(scoring="probability")

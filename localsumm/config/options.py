@@ -26,7 +26,10 @@ RESPONSE_FORMATS: tuple[str, ...] = get_args(ResponseFormat)
 # How verdicts make a dimension. "count": the share of verdicts at or above their threshold (SPEC §3, the
 # reference's rule). "graded": a verdict near its threshold counts in proportion (``rules.votes``), so a
 # probability that moves a little (another engine build) moves the score a little, not by a whole verdict.
-ScoringRule = Literal["count", "graded"]
+# "facts": questions counted as by "count", and each fact coverage asks as a statement (a key fact, a reference's
+# fact) counted by its probability: paraphrased facts get verdicts under 0.5 that still rank summaries
+# (pre-registered: benchmarks/preregistered/statement-counting-2026-12-07.md).
+ScoringRule = Literal["count", "graded", "facts"]
 SCORING_RULES: tuple[str, ...] = get_args(ScoringRule)
 # What a claim is judged against. "whole": the source (or its windows), the default.
 # "evidence": each of its top sentences by shared words alone, keeping the best (MiniCheck's maximum over
@@ -71,7 +74,8 @@ class Options:
     scoring: ScoringRule = _setting(
         "count",
         "How verdicts make alignment and coverage: 'count' the verdicts at their threshold (the reference's rule), "
-        "or 'graded': a verdict within 0.25 of its threshold counts in proportion (steadier across engine builds).",
+        "or 'graded': a verdict within 0.25 of its threshold counts in proportion (steadier across engine builds), "
+        "or 'facts': questions counted, each fact asked as a statement (key facts, a reference's) by its probability.",
         recorded=True,
     )
     literal_check: bool = _setting(

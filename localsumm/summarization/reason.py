@@ -39,6 +39,11 @@ def explain(
             f" Alignment and coverage are graded (scoring 'graded'): a verdict within {GRADED_WIDTH / 2:g} of its "
             "threshold counts in proportion to its probability."
         )
+    if scoring == "facts" and scores.questions_asked and not empty:
+        reason += (
+            " Coverage counts each fact it asked as a statement by its probability (scoring 'facts'), each question by "
+            "its verdict."
+        )
     if windows:
         reason += (
             f" The source was too long for the judge's context and was judged in {len(windows)} overlapping "

@@ -177,8 +177,8 @@ class Provenance(_Model):
     literal_check: bool
     """Whether a claim naming a number or name absent from the source was refused (``literals``)."""
     scoring: ScoringRule
-    """How verdicts made the dimensions: "count" (verdicts at their threshold) or "graded" (a verdict near its
-    threshold in proportion)."""
+    """How verdicts made the dimensions: "count" (verdicts at their threshold), "graded" (a verdict near its
+    threshold in proportion) or "facts" (questions counted, facts asked as statements by their probability)."""
     claims: ClaimUnit
     """What alignment judged: the summary's "sentences", or the claims the judge "extracted"."""
     question_check: bool

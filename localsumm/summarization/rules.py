@@ -74,9 +74,25 @@ def votes(
     """What each verdict counts for: 1 or 0 ("count"); or ("graded") 1 at ``threshold`` + GRADED_WIDTH / 2 and
     above, 0 at ``threshold`` - GRADED_WIDTH / 2 and below, in proportion between, so a probability that moves by
     d moves the vote by at most d / GRADED_WIDTH. A verdict without a probability counts as its verdict."""
-    if scoring == "count":
+    if scoring != "graded":  # "facts" counts verdicts too, but for coverage's statements (coverage_votes)
         return [float(v) for v in verdicts]
     return [
         float(v) if p is None else min(1.0, max(0.0, (p - threshold) / GRADED_WIDTH + 0.5))
         for v, p in zip(verdicts, probabilities, strict=True)
     ]
+
+
+def coverage_votes(
+    verdicts: Sequence[bool],
+    probabilities: Sequence[float | None],
+    scoring: ScoringRule,
+    threshold: float,
+    questions: int,
+) -> list[float]:
+    """The coverage verdicts' votes: the first ``questions`` are questions, the rest facts asked as statements. With
+    "facts" a question counts as under "count" and a statement by its probability (as its verdict without one);
+    otherwise every verdict as ``votes`` has it."""
+    if scoring != "facts":
+        return votes(verdicts, probabilities, scoring, threshold)
+    counted = votes(verdicts[:questions], probabilities[:questions], "count", threshold)
+    return counted + [float(v) if p is None else p for v, p in zip(verdicts[questions:], probabilities[questions:])]

@@ -45,7 +45,7 @@ from .result import (
     Provenance,
     SummarizationResult,
 )
-from .rules import Scores, compute_scores, votes
+from .rules import Scores, compute_scores, coverage_votes, votes
 from .steplog import OnCall, StepLog
 
 
@@ -221,11 +221,16 @@ def summary_scores(
     qs = asked.question_set if asked else None
     # A claim the literal check refused counts 0 under either rule, whatever the judge said.
     support = [0.0 if v.unmatched else v.probability for v in alignment]
+    cap = asked.question_cap(options.max_questions) if asked else options.max_questions
+    questions = qs.questions if qs else []
+    answered = [v.answered for v in coverage]
     return compute_scores(
         votes([v.supported for v in alignment], support, options.scoring, thresholds.alignment),
-        qs.questions if qs else [],
-        votes([v.answered for v in coverage], [v.probability for v in coverage], options.scoring, thresholds.coverage),
-        max_questions=asked.question_cap(options.max_questions) if asked else options.max_questions,
+        questions,
+        coverage_votes(
+            answered, [v.probability for v in coverage], options.scoring, thresholds.coverage, len(questions[:cap])
+        ),
+        max_questions=cap,
         scale=options.scale,
         key_facts=qs.key_facts if qs else [],
     )
