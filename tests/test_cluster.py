@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -181,6 +182,20 @@ def test_a_worker_without_the_model_stops_the_run_naming_its_node(data, tmp_path
     assert done.returncode == 4, done.stderr
     assert "the worker on node" in done.stderr and "is not installed" in done.stderr
     assert "Traceback" not in done.stderr
+    assert not out.exists() or not out.read_text().strip()
+
+
+def test_an_endpoint_out_of_reach_stops_the_run_as_in_one_process(data, tmp_path):
+    """A hosted judge whose endpoint a worker cannot reach: the run stops with the one process's error (exit 7), and
+    writes no line failed in its name (a resumed run scores them)."""
+    out = tmp_path / "ray.jsonl"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    args = ["eval", str(data), "--out", str(out), "--model", "openai:none", "--base-url", f"http://127.0.0.1:{port}/v1"]
+    done = run_cli(*args, "--ray", "--workers", "1", env={"LOCALSUMM_API_KEY": "x"})
+    assert done.returncode == 7, done.stderr
+    assert "cannot reach the judge endpoint" in done.stderr and "Traceback" not in done.stderr
     assert not out.exists() or not out.read_text().strip()
 
 
