@@ -14,7 +14,7 @@ import pytest
 
 from localsumm.bench.judges import Price, parse_price, run_judges, swap_p_value
 from localsumm.bench.judges_page import html_page, markdown, write_report
-from localsumm.errors import ConfigError
+from localsumm.errors import ConfigError, ModelError
 from localsumm.protocol import JudgeCall, JudgeInfo, Messages, T, content_text
 
 MARK = "zebra"
@@ -129,6 +129,13 @@ def test_a_rerun_scores_nothing_again_and_a_price_for_no_judge_is_refused_first(
     with pytest.raises(ConfigError, match="--price for cion: not a --judge given"):
         run_judges(judges, [data], tmp_path / "other", prices={"cion": Price(1, 1)}, **SETTINGS)
     assert not (tmp_path / "other").exists() or not any((tmp_path / "other").rglob("*.jsonl"))
+
+
+def test_a_judge_that_cannot_be_opened_is_refused_before_any_judge_scores(tmp_path):
+    data = labelled(tmp_path / "summedits.dev.jsonl", documents=2)
+    with pytest.raises(ModelError, match="no-such-judge"):
+        run_judges([RuleJudge("careful", "careful"), "no-such-judge"], [data], tmp_path / "out", **SETTINGS)
+    assert not (tmp_path / "out").exists()
 
 
 def test_prices_are_read_or_refused_plainly():

@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..backends import backend_prefix, open_judge
 from ..config.options import Options, make_options
 from ..errors import ConfigError, LocalsummError, NetworkError
+from ..models.registry import resolve_model
 from ..protocol import Judge
 from ..runs.evaluate import evaluate_file
 from ..runs.results import ResultLine, read_results
@@ -194,6 +196,7 @@ def run_judges(
     unknown = sorted(set(prices) - set(given))
     if unknown:  # before any scoring: a typo must not cost a run
         raise ConfigError(f"--price for {', '.join(unknown)}: not a --judge given ({', '.join(given)})")
+    _check_judges(judges, options)
     results_dir = out_dir / "results"
     results_dir.mkdir(parents=True, exist_ok=True)
     runs: list[JudgeRun] = []
@@ -216,6 +219,18 @@ def run_judges(
         del judge  # one model in memory at a time
     by_run = {run.name: prices[spec] for run, spec in zip(runs, given) if spec in prices}
     return build_report(runs, _mode(questions), by_run)
+
+
+def _check_judges(judges: Sequence[str | Judge], options: Options) -> None:
+    """Every judge named can be opened, checked before any is loaded: a misspelt third judge must not be found after
+    an hour of the first two. A local judge's file is found and verified; a hosted one opens without a call."""
+    for spec in judges:
+        if not isinstance(spec, str):
+            continue
+        if backend_prefix(spec) is None:
+            resolve_model(spec)
+        else:
+            open_judge(spec, options)
 
 
 def _mode(questions: str | Path | None) -> str:
