@@ -38,7 +38,7 @@ from ..runs.results import ResultLine, read_results
 from ..summarization.scorer import create_summarization_scorer
 from ..text import printable
 from . import metrics
-from .items import BASELINES, WEAKEST_CLAIM, Item, Predictor, items_from_results
+from .items import BASELINES, WEAKEST_CLAIM, Item, items_from_results
 from .quality import LABELS, MEASURES, REFERENCE, Figure, HumanLabel, open_for_bench, results_file
 
 if TYPE_CHECKING:
@@ -477,7 +477,7 @@ def labelled_figures(runs: list[JudgeRun], dataset: str, ids: list[str]) -> tupl
             for name, these in values.items():
                 figures.append(_figure(dataset, label.name, name, headline, these, y, docs))
             for baseline in BASELINES:
-                base = Predictor(baseline.name, baseline.read, "baseline").values([reference_items[k] for k in keep])
+                base = baseline.values([reference_items[k] for k in keep])
                 figures.append(_figure(dataset, label.name, baseline.name, headline, base, y, docs))
             found = [
                 _pair(dataset, headline, (a.name, values[a.name]), (b.name, values[b.name]), y, docs)
