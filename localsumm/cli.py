@@ -132,6 +132,8 @@ _VERDICTS = ("max_questions", "claims", "verification", "literal_check", "questi
 """What the verdicts depend on: the recorded settings but the arithmetic ones (scale, scoring)."""
 _QUESTIONS = ("questions", "questions_only")
 _ENGINE = ("threads", "gpu_layers", "n_ctx", "base_url", "response_format")
+_BENCH = ("max_questions", "scoring", *_VERDICTS[1:], "threads", "gpu_layers", "cache", "base_url", "response_format")
+"""What the benchmarks that score whole datasets (`bench quality`, `bench judges`) take: the cache on by default."""
 
 
 @app.command()
@@ -361,21 +363,7 @@ def compare(
 
 
 @bench_app.command("quality")
-@with_options(
-    "max_questions",
-    "scoring",
-    "claims",
-    "verification",
-    "literal_check",
-    "question_check",
-    "key_facts",
-    "threads",
-    "gpu_layers",
-    "cache",
-    "base_url",
-    "response_format",
-    cache=True,
-)
+@with_options(*_BENCH, cache=True)
 def bench_quality(
     data: list[Path] = typer.Option(..., "--data", help=_DATA_HELP),
     out: Path = typer.Option(
@@ -487,17 +475,7 @@ def bench_agree(
 
 
 @bench_app.command("judges")
-@with_options(
-    "max_questions",
-    "scoring",
-    *_VERDICTS[1:],
-    "threads",
-    "gpu_layers",
-    "cache",
-    "base_url",
-    "response_format",
-    cache=True,
-)
+@with_options(*_BENCH, cache=True)
 def bench_judges(
     judges: list[str] = typer.Option(
         ..., "--judge", help="A judge (registry name, .gguf path or openai:NAME); two or more, the first the reference."

@@ -21,14 +21,16 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..backends import backend_prefix, open_judge
+from ..compare.stats import holm
 from ..config.options import Options, make_options
 from ..errors import ConfigError, LocalsummError, NetworkError
 from ..models.registry import resolve_model
@@ -39,7 +41,7 @@ from ..summarization.scorer import create_summarization_scorer
 from ..text import printable
 from . import metrics
 from .items import BASELINES, WEAKEST_CLAIM, Item, items_from_results
-from .quality import LABELS, MEASURES, REFERENCE, Figure, HumanLabel, open_for_bench, results_file
+from .quality import LABELS, MEASURES, REFERENCE, Figure, HumanLabel, open_for_bench, per_document, pooled, results_file
 
 if TYPE_CHECKING:
     from ..runs.progress import Progress
@@ -86,15 +88,6 @@ class JudgeRun:
     crossed: dict[str, dict[str, dict[str, list[bool]]]] = field(default_factory=dict)
     """By dataset and item id: this judge's verdicts on the reference's "claims" and "questions"."""
     stopped: str | None = None
-
-
-def _unique_names(names: list[str]) -> list[str]:
-    seen: dict[str, int] = {}
-    unique = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        unique.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
-    return unique
 
 
 def _cross_path(results: Path, reference: str) -> Path:
@@ -200,11 +193,13 @@ def run_judges(
     results_dir = out_dir / "results"
     results_dir.mkdir(parents=True, exist_ok=True)
     runs: list[JudgeRun] = []
+    given_before: Counter[str] = Counter()
     for spec in judges:
         judge = open_for_bench(spec, options)
-        run = JudgeRun(judge.info.name)
+        name = judge.info.name
+        given_before[name] += 1  # the same judge given twice is named apart: "NAME #2"
+        run = JudgeRun(name if given_before[name] == 1 else f"{name} #{given_before[name]}")
         runs.append(run)
-        run.name = _unique_names([r.name for r in runs])[-1]
         _score_judge(
             run,
             judge,
@@ -356,11 +351,11 @@ def headlines(label: HumanLabel, labels: list[float]) -> list[Headline]:
 def statistic(measure: str, x: np.ndarray, y: np.ndarray, docs: np.ndarray) -> Callable[[np.ndarray], float]:
     """``measure`` of ``x`` against the labels ``y`` on the items a resample picks (their indices)."""
     if measure == "ROC-AUC":
-        return lambda idx: metrics.roc_auc(x[idx], y[idx])
+        return pooled(metrics.roc_auc, x, y)
     correlation = MEASURES[measure.removesuffix(" per document")]
     if measure.endswith(" per document"):
-        return lambda idx: metrics.per_document(correlation, x[idx], y[idx], docs[idx].tolist())
-    return lambda idx: correlation(x[idx], y[idx])
+        return per_document(correlation, x, y, docs)
+    return pooled(correlation, x, y)
 
 
 def comparable(measure: str, values: np.ndarray) -> np.ndarray:
@@ -485,20 +480,15 @@ def labelled_figures(runs: list[JudgeRun], dataset: str, ids: list[str]) -> tupl
                 for b in runs[i + 1 :]
             ]
             adjusted = _holm([f.p_value for f in found])
-            pairs += [_replace_p(f, p) for f, p in zip(found, adjusted)]
+            pairs += [replace(f, p_holm=p) for f, p in zip(found, adjusted)]
     return figures, pairs
 
 
 def _holm(p_values: list[float]) -> list[float]:
-    from ..compare.stats import holm
-
+    """Holm's adjustment of the p-values a swap test could give (a NaN figure has none, and stays NaN)."""
     known = [p for p in p_values if not math.isnan(p)]
     adjusted = iter(holm(known)) if known else iter([])
     return [math.nan if math.isnan(p) else next(adjusted) for p in p_values]
-
-
-def _replace_p(figure: PairFigure, p_holm: float) -> PairFigure:
-    return PairFigure(**{**asdict(figure), "p_holm": p_holm})
 
 
 def agreement(runs: list[JudgeRun], dataset: str, ids: list[str]) -> list[Agreement]:

@@ -145,9 +145,8 @@ def _table(names: str, figures: str, rows: list[str]) -> str:
 def _figure_rows(figures: list[Figure]) -> str:
     rows = []
     for f in figures:
-        top = 1.0
         label = f"{f.predictor}: {f.measure} {_n(f.value)} {_interval(f.low, f.high)}"
-        svg = bar(0.0 if math.isnan(f.value) else f.value, None if math.isnan(f.low) else (f.low, f.high), top, label)
+        svg = bar(0.0 if math.isnan(f.value) else f.value, None if math.isnan(f.low) else (f.low, f.high), 1.0, label)
         kind = ' class="baseline"' if f.predictor.startswith("baseline:") else ""
         docs = "" if f.documents is None else f"{f.documents} ({f.constant_documents})"
         rows.append(

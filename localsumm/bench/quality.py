@@ -54,12 +54,12 @@ Statistic = Callable[[np.ndarray], float]
 """A figure as a function of the items a bootstrap resample picks (their indices)."""
 
 
-def _pooled(measure: metrics.Measure, x: np.ndarray, y: np.ndarray) -> Statistic:
+def pooled(measure: metrics.Measure, x: np.ndarray, y: np.ndarray) -> Statistic:
     """``measure`` on the items a bootstrap resample picks."""
     return lambda idx: measure(x[idx], y[idx])
 
 
-def _per_document(measure: metrics.Measure, x: np.ndarray, y: np.ndarray, docs: np.ndarray) -> Statistic:
+def per_document(measure: metrics.Measure, x: np.ndarray, y: np.ndarray, docs: np.ndarray) -> Statistic:
     """``measure`` within each document, averaged, on the items a bootstrap resample picks."""
     return lambda idx: metrics.per_document(measure, x[idx], y[idx], docs[idx].tolist())
 
@@ -159,7 +159,7 @@ class _Labelled:
     def statistics(self, measure: str, values: list[float]) -> tuple[Statistic, Statistic]:
         """``measure`` of ``values`` against the labels: pooled over the items, and per document."""
         x, y, d = np.asarray(values, float), np.asarray(self.labels, float), np.asarray(self.docs)
-        return _pooled(MEASURES[measure], x, y), _per_document(MEASURES[measure], x, y, d)
+        return pooled(MEASURES[measure], x, y), per_document(MEASURES[measure], x, y, d)
 
     def correlations(
         self, predictor: str, statistics: dict[str, tuple[Statistic, Statistic]], counted: tuple[int, int]
@@ -198,7 +198,7 @@ def _classification(labelled: _Labelled, threshold: float) -> list[Figure]:
     (ROC-AUC), and localsumm's verdict "all claims supported" at the judge's threshold (balanced accuracy)."""
     y = np.asarray(labelled.labels)
     figures = [
-        labelled.figure(p.name, "ROC-AUC", _pooled(metrics.roc_auc, np.asarray(p.values(labelled.items)), y))
+        labelled.figure(p.name, "ROC-AUC", pooled(metrics.roc_auc, np.asarray(p.values(labelled.items)), y))
         for p in (WEAKEST_CLAIM, *BASELINES)
     ]
     predicted = np.asarray([i.weakest_claim >= threshold for i in labelled.items])
