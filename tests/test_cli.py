@@ -45,12 +45,12 @@ def test_score_literal_check_on_and_off(tmp_path):
     assert judged["supported"] == (judged["probability"] >= 0.5) and judged["probability"] == refused["probability"]
 
 
-def test_score_graded_scoring_grades_the_very_verdicts_count_scoring_counts(cli):
-    counted, graded = cli, json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", "--scoring", "graded").stdout)
+def test_score_graded_scoring_grades_the_very_verdicts_the_default_counts(cli):
+    default, graded = cli, json.loads(run_cli("score", *EXAMPLE, *SMALL, "--json", "--scoring", "graded").stdout)
     claims, asked = graded["preprocess_step_result"]["alignment"], graded["analyze_step_result"]["coverage"]
     # The rule is arithmetic on the same judge calls: the verdicts and their probabilities do not move.
-    assert claims == counted["preprocess_step_result"]["alignment"] and claims
-    assert asked == counted["analyze_step_result"]["coverage"] and asked
+    assert claims == default["preprocess_step_result"]["alignment"] and claims
+    assert asked == default["analyze_step_result"]["coverage"] and asked
 
     def grade(p: float) -> float:  # the judge's thresholds are 0.5
         return min(1.0, max(0.0, (p - 0.5) / 0.5 + 0.5))
@@ -58,10 +58,13 @@ def test_score_graded_scoring_grades_the_very_verdicts_count_scoring_counts(cli)
     support = [0.0 if c["unmatched"] else grade(c["probability"]) for c in claims]
     assert graded["alignment_score"] == pytest.approx(sum(support) / len(support), abs=1e-3)
     assert graded["coverage_score"] == pytest.approx(sum(grade(q["probability"]) for q in asked) / len(asked), abs=1e-3)
-    assert counted["coverage_score"] == pytest.approx(sum(q["answered"] for q in asked) / len(asked), abs=1e-3)
+    # The default, "facts": a question counts its verdict, a key fact its probability.
+    questions = len(default["preprocess_step_result"]["questions"])
+    votes = [q["answered"] for q in asked[:questions]] + [q["probability"] for q in asked[questions:]]
+    assert default["coverage_score"] == pytest.approx(sum(votes) / len(asked), abs=1e-3)
     assert graded["score"] == pytest.approx(min(graded["alignment_score"], graded["coverage_score"]), abs=0.006)
-    assert (counted["provenance"]["scoring"], graded["provenance"]["scoring"]) == ("count", "graded")
-    assert "counts in proportion" in graded["reason"] and "in proportion" not in counted["reason"]
+    assert (default["provenance"]["scoring"], graded["provenance"]["scoring"]) == ("facts", "graded")
+    assert "counts in proportion" in graded["reason"] and "in proportion" not in default["reason"]
 
 
 def test_score_key_facts_flag(cli):

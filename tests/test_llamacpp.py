@@ -479,8 +479,10 @@ def test_key_facts_on_the_real_path_are_single_facts_asked_of_the_summary(defaul
     assert 1 <= len(pre.key_facts) <= 10 and all(re.match(FACT_PATTERN, f) for f in pre.key_facts)
     coverage = result.analyze_step_result.coverage
     assert [v.question for v in coverage][len(pre.questions) :] == [f"Is it true that {f[:-1]}?" for f in pre.key_facts]
-    answered = sum(v.answered for v in coverage)
-    assert result.coverage_score == round(answered / len(coverage), 4) and result.provenance.key_facts
+    # The default rule ("facts"): a question counts its verdict, a key fact its probability.
+    questions, facts = coverage[: len(pre.questions)], coverage[len(pre.questions) :]
+    votes = sum(v.answered for v in questions) + sum(v.probability for v in facts if v.probability is not None)
+    assert result.coverage_score == pytest.approx(votes / len(coverage), abs=1e-4) and result.provenance.key_facts
     steps = {s.step: s for s in result.provenance.steps}
     assert steps["highlights"].calls == 1 and steps["key_facts"].calls == 1
     # The key facts' words come from the source, read in the source context only.

@@ -159,7 +159,7 @@ def test_a_file_set_is_asked_exactly_with_no_question_step(tmp_path):
         "Did the bridge open in May 2021?",
         "Is it true that The bridge is 1.2 km long?",
     ]
-    assert result.coverage_score == 0.5 and result.score == 0.5
+    assert result.coverage_score == 0.55 and result.score == 0.55  # 1 for the question, 0.1 for the fact
     origin = result.provenance.questions
     assert origin is not None and origin.origin == "file" and origin.line == 1
     assert origin.file_sha256 == QuestionFile.load(path).sha256 and origin.written_by == {
@@ -267,7 +267,7 @@ def test_a_sets_facts_as_statements_are_asked_in_any_words_and_an_older_sets_as_
     ]
     asked = judge.calls[-1].prompt
     assert "in any words" in asked and "more generally" in asked and SOURCE not in asked
-    assert result.coverage_score == 0.5  # counted as any coverage verdict: 0.9 and 0.1 at threshold 0.5
+    assert result.coverage_score == 0.55  # the question counted (0.9: 1), the statement its probability 0.1
     # A file written before 0.3.2 has no facts_as: its facts are asked as they always were.
     older, judge = scorer(write(tmp_path, line()))
     assert [v.question for v in older.run(input=SOURCE, output=SUMMARY).analyze_step_result.coverage][-1] == (

@@ -423,7 +423,8 @@ def test_key_facts_are_asked_after_the_questions_and_count_as_they_do():
         "Is it true that John Smith founded the company in 1995?",
         "Is it true that The company is based in Seattle?",
     ]
-    assert r.coverage_score == 0.5 and r.provenance.key_facts is True  # 2 of 4: question 1 and fact 1
+    # Questions 1 and 2 count 1 and 0, the facts their probabilities 0.8 and 0.1 (the default, scoring "facts").
+    assert r.coverage_score == 0.475 and r.provenance.key_facts is True
     # The highlights are written beside the source; the split and coverage never see it.
     [highlights] = [c for c in judge.calls if c.step == "highlights"]
     [split] = [c for c in judge.calls if c.step == "key_facts"]

@@ -308,7 +308,7 @@ def results_file(
         # Named by the file's version, as provenance.questions records it: another version gets its own results.
         digest = QuestionFile.load(questions).sha256[:12]
         name, these = f"{name}.questions-{digest}", options.replace(questions=str(questions))
-    if options.scoring != "count":  # its own results: a folder may hold both rules' figures
+    if options.scoring != Options().scoring:  # its own results: a folder may hold several rules' figures
         name += f".scoring-{options.scoring}"
     if options.verification != "whole":  # likewise for the verification modes
         name += f".verification-{options.verification}"

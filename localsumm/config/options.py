@@ -72,10 +72,11 @@ class Options:
         recorded=True,
     )
     scoring: ScoringRule = _setting(
-        "count",
-        "How verdicts make alignment and coverage: 'count' the verdicts at their threshold (the reference's rule), "
-        "or 'graded': a verdict within 0.25 of its threshold counts in proportion (steadier across engine builds), "
-        "or 'facts': questions counted, each fact asked as a statement (key facts, a reference's) by its probability.",
+        "facts",
+        "How verdicts make alignment and coverage: 'facts' counts claims and questions at their threshold and each "
+        "key fact (the judge's, or a reference's asked as a statement) by its probability; 'count' counts every "
+        "verdict at its threshold (the reference's rule); 'graded': a verdict within 0.25 of its threshold counts in "
+        "proportion (steadier across engine builds).",
         recorded=True,
     )
     literal_check: bool = _setting(

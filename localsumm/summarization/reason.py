@@ -40,10 +40,7 @@ def explain(
             "threshold counts in proportion to its probability."
         )
     if scoring == "facts" and scores.questions_asked and not empty:
-        reason += (
-            " Coverage counts each fact it asked as a statement by its probability (scoring 'facts'), each question by "
-            "its verdict."
-        )
+        reason += " Coverage counts each key fact by its probability (scoring 'facts'), each question by its verdict."
     if windows:
         reason += (
             f" The source was too long for the judge's context and was judged in {len(windows)} overlapping "
