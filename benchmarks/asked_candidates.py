@@ -245,6 +245,51 @@ def diagnose(results: Path, field: str) -> None:
         )
 
 
+@dataclass(frozen=True)
+class Pair:
+    """One summary's coverage under P0 and a candidate scored by its own run (``three-questions-2026-12-07.md``)."""
+
+    doc: str
+    system: str | None
+    label: float
+    p0: float
+    candidate: float
+
+    def coverage(self, which: str) -> float:
+        return self.p0 if which == "P0" else self.candidate
+
+
+def pairs(p0: Path, candidate: Path) -> list[Pair]:
+    by_id = {line.id: line for line in read_results(candidate) if line.scored}
+    return [
+        Pair(line.doc, line.system, line.label_coverage, line.coverage_score, by_id[line.id].coverage_score)
+        for line in read_results(p0)
+        if line.scored and line.id in by_id and line.label_coverage is not None
+    ]
+
+
+def compare(realsumm: list[Path], rose: list[Path], summeval: list[Path]) -> None:
+    """C3 against P0, as pre-registered: one candidate, the report half decides."""
+    named = {"REALSumm systems": pairs(*realsumm), "RoSE dev": pairs(*rose)}
+    reports = []
+    for name, items in named.items():
+        fit_docs, report_docs = split_documents([i.doc for i in items])
+        fit = [i for i in items if i.doc in fit_docs]
+        rep = [i for i in items if i.doc in report_docs]
+        reports.append(rep)
+        print(f"{name}: {len(items)} items; fit half, per document: {difference(fit, 'C')} (for the record)")
+        print(f"{name}: report half, per document: {difference(rep, 'C')}")
+        print(f"{name}: report half, pooled: {difference(rep, 'C', 1)}")
+        print(f"{name}: all documents, per document: {difference(items, 'C')}; pooled {difference(items, 'C', 1)}")
+        if any(i.system for i in items):
+            print(
+                f"{name}: all documents, systems tau {system_tau(items, 'C'):.3f} against {system_tau(items, 'P0'):.3f}"
+            )
+    print(f"report half, mean per-document difference (primary): {mean_difference(reports, 'C')}")
+    check = pairs(*summeval)
+    print(f"SummEval dev ({len(check)} items), relevance, per document: {difference(check, 'C')}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -254,6 +299,9 @@ def main() -> None:
     diag = sub.add_parser("diagnose")
     diag.add_argument("results", type=Path)
     diag.add_argument("--facts", required=True)
+    cmp = sub.add_parser("compare")
+    for name in ("realsumm", "rose", "summeval"):
+        cmp.add_argument(f"--{name}", nargs=2, type=Path, required=True, metavar=("P0", "C3"))
     rep = sub.add_parser("report")
     for name in ("realsumm", "rose", "summeval"):
         rep.add_argument(f"--{name}", nargs=2, type=Path, required=True, metavar=("P0", "S"))
@@ -262,6 +310,8 @@ def main() -> None:
         write_files(args.p0, args.out)
     elif args.command == "diagnose":
         diagnose(args.results, args.facts)
+    elif args.command == "compare":
+        compare(args.realsumm, args.rose, args.summeval)
     else:
         report(args.realsumm, args.rose, args.summeval)
 

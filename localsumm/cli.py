@@ -397,7 +397,7 @@ def bench_quality(
 
 
 @bench_app.command("speed")
-@with_options("threads", "gpu_layers", "key_facts")
+@with_options("max_questions", "threads", "gpu_layers", "key_facts")
 def bench_speed(
     data: Path = typer.Option(
         ..., "--data", help="JSONL with source and summary (e.g. benchmarks/data/summeval.dev.jsonl)."

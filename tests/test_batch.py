@@ -40,10 +40,29 @@ def test_run_evals_averages_per_scorer_and_reports_failures_apart():
     ]
     run = run_evals(data, [scorer], on_item_complete=seen.append)
     assert run.item_count == 3
-    assert [i.id for i in seen] == ["a", "b", "c"]
+    assert [i.id for i in seen] == ["a", "c", "b"]  # the items of one source together
+    assert [i.id for i in run.items] == ["a", "b", "c"]
     assert "no user message" in run.items[1].errors["summarization"]
     assert run.scores["summarization"] == 1.0  # the failure is not counted as 0
     assert run.failed("summarization") == 1
+
+
+def test_a_sources_summaries_are_scored_one_after_another_whatever_the_order_of_the_data():
+    """A file sorted by system visits every source again for every system: scored in that order, the judge would
+    read each source again once its prefix had left the KV cache."""
+    other = SOURCE + " The museum also holds a collection of maps."
+    scorer = create_summarization_scorer(scripted(4), claims="extracted")
+    data = [
+        {"id": f"{doc}-{system}", "input": source, "output": SUMMARY}
+        for system in ("s1", "s2")
+        for doc, source in (("a", SOURCE), ("b", other))
+    ]
+    seen = []
+    run = run_evals(data, [scorer], on_item_complete=seen.append)
+    assert [i.id for i in seen] == ["a-s1", "a-s2", "b-s1", "b-s2"]
+    assert [i.id for i in run.items] == ["a-s1", "b-s1", "a-s2", "b-s2"] and not any(i.errors for i in run.items)
+    reads_other = [other in c.prompt for c in scorer.judge.calls if c.step in ("questions", "alignment")]
+    assert reads_other == sorted(reads_other) and any(reads_other)  # once the judge reads b, it never reads a again
 
 
 def test_run_evals_calls_the_target_for_items_without_output():

@@ -6,6 +6,7 @@ averages; it is never counted as 0 or 1.
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -44,7 +45,8 @@ def run_evals(
     Each item (a mapping, or an :class:`~localsumm.runs.records.Item`) has an ``input`` and either an
     ``output`` or, when ``target`` is given, the output is ``target(input)`` (the agent under test, called
     here); and optionally its own ``questions``, asked in place of generated ones.
-    ``on_item_complete`` is called after each item, as it finishes.
+    ``on_item_complete`` is called after each item, as it finishes: the items of one input (one source) one after
+    another (``by_input``), and ``EvalRun.items`` in input order.
 
     With ``ray`` (a :class:`~localsumm.runs.cluster.RaySettings`), the items are
     scored by Ray workers, each building its own copy of the scorers from their
@@ -57,22 +59,45 @@ def run_evals(
         raise InputError(f"scorer ids must be unique, got {ids}")
     specs = _specs(scorers) if ray is not None else []
     local: list[Scorer] = [s.build() if isinstance(s, ScorerSpec) else s for s in scorers] if ray is None else []
-    items: list[ItemResult] = []
-    for index, given in enumerate(data):
-        done = _with_output(ItemResult(index, given if isinstance(given, Item) else Item.of(given, index + 1)), target)
-        if ray is None and not done.errors:
-            results, errors = score_item(done.item, local)
-            done = replace(done, scorer_results=results, errors=errors)
-        items.append(done)
-        if on_item_complete is not None and (ray is None or done.errors):  # with Ray: an item whose agent failed
-            on_item_complete(done)
-    if ray is not None:
+    items = [
+        ItemResult(index, given if isinstance(given, Item) else Item.of(given, index + 1))
+        for index, given in enumerate(data)
+    ]
+    if ray is None:
+        for pending in by_input(items):
+            done = _with_output(pending, target)
+            if not done.errors:
+                results, errors = score_item(done.item, local)
+                done = replace(done, scorer_results=results, errors=errors)
+            items[done.index] = done
+            if on_item_complete is not None:
+                on_item_complete(done)
+    else:
+        items = [_with_output(pending, target) for pending in items]
+        if on_item_complete is not None:  # an item whose agent failed is done now; Ray scores the others
+            for failed in (i for i in items if i.errors):
+                on_item_complete(failed)
         _run_on_ray(items, specs, ray, on_item_complete)
     scores = {}
     for scorer_id in ids:
         values = [i.scorer_results[scorer_id].score for i in items if scorer_id in i.scorer_results]
         scores[scorer_id] = statistics.fmean(values) if values else None
     return EvalRun(scores=scores, item_count=len(items), items=items)
+
+
+def by_input(items: Sequence[ItemResult]) -> list[ItemResult]:
+    """The items with each input's together (inputs in the order first seen, an input's items in order). Scored
+    so, a source's question set and its prefix in the judge's KV cache are used while they are still in memory:
+    a file sorted by system would otherwise have the judge read every source again for every system."""
+    groups: dict[str, list[ItemResult]] = {}
+    for item in items:
+        groups.setdefault(_input_key(item.item.input), []).append(item)
+    return [item for group in groups.values() for item in group]
+
+
+def _input_key(value: Any) -> str:
+    """A key equal for equal inputs (text, or a record's fields)."""
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=repr)
 
 
 def _with_output(pending: ItemResult, target: Callable[[Any], Any] | None) -> ItemResult:
