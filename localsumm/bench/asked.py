@@ -127,7 +127,7 @@ def asked_report(results: Path, field: str) -> AskedReport:
         facts = field_value(line.fields, field)
         if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
             raise InputError(f"{results}: line {line.number} has no list of facts at {field!r}")
-        # The coverage verdicts hold the questions' verdicts, then the key facts' (asked as statements).
+        # The coverage verdicts hold the questions' verdicts, then the key facts' (as questions or as statements).
         asked = [v.question for v in result.analyze_step_result.coverage]
         split = len(result.preprocess_step_result.questions)
         seen[source] = source_matches(source, facts, asked[:split], asked[split:])
