@@ -432,7 +432,11 @@ def test_key_facts_are_asked_after_the_questions_and_count_as_they_do():
         SOURCE in highlights.prompt and SOURCE not in split.prompt and KEY_FACT_JUDGE["highlights"][0] in split.prompt
     )
     assert not any(SOURCE in c.prompt for c in judge.calls if c.step == "coverage")
-    assert "does not answer 2 of 4 questions" in r.reason
+    assert "does not answer 2 of 4 questions" in r.reason and "each key fact by its probability" in r.reason
+    # Without key facts the default rule counts every verdict, and the reason does not mention it.
+    plain, _ = scorer({"key_facts": False}, **KEY_FACT_JUDGE)
+    without = plain.run(input=SOURCE, output=SUMMARY)
+    assert without.provenance.scoring == "facts" and "key fact" not in without.reason
 
 
 def test_a_later_summary_reuses_the_key_facts_and_without_the_option_none_are_written():

@@ -26,12 +26,13 @@ def explain(
     scale: float = 1,
     windows: Sequence[SourceWindow] | None = None,
     scoring: str = "count",
+    key_facts: int = 0,
 ) -> str:
     """Names the dimension that set the score, shows both, and points at what failed.
 
     ``empty`` names an input ("summary" or "source") that was empty, so nothing was judged;
     ``windows`` says how a source too long for the judge was cut; ``scoring`` how verdicts made the
-    dimensions (``Options.scoring``).
+    dimensions (``Options.scoring``); ``key_facts`` how many of the coverage verdicts are key facts.
     """
     reason = _overall(scores, alignment, coverage, empty=empty, scale=scale)
     if scoring == "graded" and alignment and scores.questions_asked and not empty:
@@ -39,7 +40,7 @@ def explain(
             f" Alignment and coverage are graded (scoring 'graded'): a verdict within {GRADED_WIDTH / 2:g} of its "
             "threshold counts in proportion to its probability."
         )
-    if scoring == "facts" and scores.questions_asked and not empty:
+    if scoring == "facts" and key_facts and not empty:  # without key facts, "facts" counts as "count" does
         reason += " Coverage counts each key fact by its probability (scoring 'facts'), each question by its verdict."
     if windows:
         reason += (

@@ -172,10 +172,17 @@ class SummarizationScorer:
         info, options = self.judge.info, self.options
         layout = plan.layout if plan else None
         coverage = analyze.coverage
-        reason = explain(
-            scores, alignment, coverage, empty=empty, scale=options.scale, windows=layout, scoring=options.scoring
-        )
         qs = asked.question_set if asked else None
+        reason = explain(
+            scores,
+            alignment,
+            coverage,
+            empty=empty,
+            scale=options.scale,
+            windows=layout,
+            scoring=options.scoring,
+            key_facts=len(qs.key_facts) if qs else 0,
+        )
         return SummarizationResult(
             score=scores.score,
             reason=reason,
