@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 from ..summarization.scorer import ScorerSpec
 from .records import Item
-from .scoring import ItemResult, Scorer, score_item
+from .scoring import ItemResult, Scorer, grouped, score_item
 
 if TYPE_CHECKING:
     from .cluster import RaySettings
@@ -86,13 +86,9 @@ def run_evals(
 
 
 def by_input(items: Sequence[ItemResult]) -> list[ItemResult]:
-    """The items with each input's together (inputs in the order first seen, an input's items in order). Scored
-    so, a source's question set and its prefix in the judge's KV cache are used while they are still in memory:
-    a file sorted by system would otherwise have the judge read every source again for every system."""
-    groups: dict[str, list[ItemResult]] = {}
-    for item in items:
-        groups.setdefault(_input_key(item.item.input), []).append(item)
-    return [item for group in groups.values() for item in group]
+    """The items with each input's together (``grouped``): a file sorted by system would otherwise have the judge
+    read every source again for every system, once its prefix had left the KV cache."""
+    return [item for group in grouped(items, lambda i: _input_key(i.item.input)) for item in group]
 
 
 def _input_key(value: Any) -> str:

@@ -35,7 +35,7 @@ from ..summarization.inputs import resolve_source
 from ..summarization.result import SummarizationResult
 from ..summarization.scorer import ScorerSpec
 from .records import Item
-from .scoring import ItemResult, score_item
+from .scoring import ItemResult, grouped, score_item
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,7 @@ def source_key(pending: ItemResult, spec: ScorerSpec) -> str:
 def shard(items: Sequence[ItemResult], key: Callable[[ItemResult], str], workers: int) -> list[list[ItemResult]]:
     """Items grouped by ``key`` (groups in first-seen order, items in order), the largest group halved
     while there are fewer groups than ``workers``."""
-    groups: dict[str, list[ItemResult]] = {}
-    for item in items:
-        groups.setdefault(key(item), []).append(item)
-    shards = list(groups.values())
+    shards = grouped(items, key)
     while len(shards) < workers:
         largest = max(range(len(shards)), key=lambda i: len(shards[i]), default=None)
         if largest is None or len(shards[largest]) < 2:

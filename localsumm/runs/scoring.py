@@ -3,7 +3,7 @@ a Ray worker (``cluster``), so that neither imports the other for it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -66,3 +66,12 @@ def score_item(item: Item, scorers: Sequence[Scorer]) -> tuple[dict[str, Summari
         except Exception as e:  # reported per item, never counted as a score
             errors[scorer.id] = f"{type(e).__name__}: {e}"
     return results, errors
+
+
+def grouped(items: Sequence[ItemResult], key: Callable[[ItemResult], str]) -> list[list[ItemResult]]:
+    """The items grouped by ``key``: groups in the order first seen, a group's items in order. A source's
+    summaries scored together use its question set and its KV prefix while they are in memory."""
+    groups: dict[str, list[ItemResult]] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return list(groups.values())
