@@ -6,4 +6,4 @@ score differently: a change to the pipeline that no prompt version or recorded s
 ``pyproject.toml`` reads it from here.
 """
 
-__version__ = "0.3.5"
+__version__ = "0.3.4"

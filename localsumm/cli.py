@@ -47,7 +47,6 @@ _DATA_HELP = (
 
 # The command-line type of the Options fields whose Python type is not one a flag can parse.
 _FLAG_TYPES: dict[str, Any] = {
-    "max_questions": int | None,
     "questions": Path | None,
     "n_ctx": int | None,
     "threads": int | None,

@@ -149,7 +149,7 @@ def test_resume_refuses_to_mix_settings_a_result_depends_on(tmp_path):
         evaluate_file(data, out, resume=True, model=scripted(10), claims="extracted")
     with pytest.raises(InputError, match="judged with --literal-check .*resume it with --literal-check"):
         evaluate_file(data, out, resume=True, model=scripted(10), literal_check=False)
-    with pytest.raises(InputError, match="default --max-questions .*not --max-questions 5; resume it with the default"):
+    with pytest.raises(InputError, match="--max-questions 10 .*not --max-questions 5"):
         evaluate_file(data, out, resume=True, model=scripted(10), options=Options(max_questions=5))
     with pytest.raises(InputError, match="judged with --key-facts .*not --no-key-facts"):
         evaluate_file(data, out, resume=True, model=scripted(10), key_facts=False)

@@ -44,7 +44,7 @@ def test_figures_follow_a_judge_that_agrees_with_the_labels(tmp_path):
             p for r in rows for p in [1.0] * int(r["label_coverage"] * 4) + [0.0] * (4 - int(r["label_coverage"] * 4))
         ],
     )
-    figures, written = run_quality([data], tmp_path / "out", model=judge, claims="extracted", max_questions=4)
+    figures, written = run_quality([data], tmp_path / "out", model=judge, claims="extracted")
     by = {(f.label, f.predictor, f.measure): f for f in figures}
     assert by[("label_alignment", "weakest claim probability", "ROC-AUC")].value == pytest.approx(1.0)
     assert by[("label_alignment", "all claims supported (threshold 0.5)", "balanced accuracy")].value == pytest.approx(

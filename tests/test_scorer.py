@@ -148,37 +148,6 @@ def test_only_max_questions_are_asked():
     assert r.provenance.max_questions == 2
 
 
-def test_by_default_three_questions_beside_the_key_facts_of_an_english_source_read_whole_else_ten():
-    """The default cap (0.3.5): 3 where key facts carry coverage, 10 where it rests on its questions."""
-    many = [f"Is fact number {i} so?" for i in range(12)]
-
-    def run(source, summary, context_size=32768, **settings):
-        judge = ScriptedJudge(
-            questions=many, claim_probabilities=[0.9] * 40, question_probabilities=[0.9] * 40, context_size=context_size
-        )
-        return create_summarization_scorer(judge, **settings).run(input=source, output=summary), judge
-
-    def asked_for(judge):
-        return [line for c in judge.calls if c.step == "questions" for line in c.prompt.splitlines() if "up to" in line]
-
-    english, judge = run(SOURCE, SUMMARY)
-    assert english.provenance.max_questions is None and english.provenance.question_cap == 3
-    assert len(english.preprocess_step_result.questions) == 3 and "Write up to 3 " in asked_for(judge)[0]
-    without_facts, _ = run(SOURCE, SUMMARY, key_facts=False)
-    assert without_facts.provenance.question_cap == 10 and len(without_facts.preprocess_step_result.questions) == 10
-    chinese, _ = run("青川市政府周二宣布，新大桥将于2021年5月通车。大桥全长1.2公里。", "新大桥将于2021年5月通车。")
-    assert chinese.provenance.language == "zh" and chinese.provenance.question_cap == 10
-    # Cut into windows, the source shares ten questions among them.
-    long = " ".join(f"Sentence {i} " + " ".join(f"w{i}x{j}" for j in range(18)) + "." for i in range(30))
-    windowed, _ = run(long, SUMMARY, context_size=669 + 250)
-    layout = windowed.provenance.source_windows
-    assert layout is not None and len(layout) > 1 and sum(w.questions for w in layout) == 10
-    assert windowed.provenance.question_cap == 10
-    given, _ = run(SOURCE, SUMMARY, max_questions=5)
-    assert given.provenance.max_questions == 5 and given.provenance.question_cap == 5
-    assert len(given.preprocess_step_result.questions) == 5
-
-
 def test_a_context_too_small_for_the_instructions_names_both_sizes():
     s = create_summarization_scorer(ScriptedJudge(context_size=300))
     with pytest.raises(

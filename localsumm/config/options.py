@@ -62,11 +62,8 @@ class Options:
     """
 
     # -- what a result depends on: recorded in its provenance ------------------------
-    max_questions: int | None = _setting(
-        None,
-        "Cap on the questions the judge writes of a source [default: 3 of an English source read whole, beside its "
-        "key facts; else 10]. A question file's are asked as they are.",
-        recorded=True,
+    max_questions: int = _setting(
+        10, "Cap on generated coverage questions (a question file's are asked as they are).", recorded=True
     )
     scale: float = _setting(1.0, "Multiplier of the final score.", recorded=True)
     claims: ClaimUnit = _setting(
@@ -133,7 +130,7 @@ class Options:
     )
 
     def __post_init__(self) -> None:
-        _whole("max_questions", self.max_questions, 1, optional=True)
+        _whole("max_questions", self.max_questions, 1)
         if not isinstance(self.scale, (int, float)) or isinstance(self.scale, bool) or not math.isfinite(self.scale):
             raise ConfigError(f"scale must be a finite number, got {self.scale!r}")
         if self.scale <= 0:

@@ -283,8 +283,6 @@ def _flag(name: str, value: Any) -> str:
     option = "--" + name.replace("_", "-")
     if isinstance(value, bool):
         return option if value else "--no-" + option[2:]
-    if value is None:
-        return f"the default {option}"
     return f"{option} {value:g}" if isinstance(value, float) else f"{option} {value}"
 
 

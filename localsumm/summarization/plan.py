@@ -31,20 +31,13 @@ _MIN_WINDOW_TOKENS = 128
 PASSAGE_TOKENS = 200
 QUESTIONS_PER_PASSAGE = 3
 
-# How many questions the judge writes of a source when max_questions is not given. Beside the key facts of a
-# source judged whole, three: asked of the whole source, they cost 0.62x of ten per new source and lost no
-# quality on English news (pre-registered: benchmarks/preregistered/three-questions-2026-12-07.md). Where
-# coverage rests on its questions (a language without key facts) or shares them among windows: ten.
-QUESTIONS_BESIDE_KEY_FACTS = 3
-QUESTIONS = 10
-
 
 @dataclass(frozen=True)
 class Plan:
     windows: list[Window]
     """The source whole (one window) or cut to fit the judge's context."""
     questions_per_window: list[int]
-    """How many questions each window asks (``max_questions`` in all)."""
+    """How many questions each window asks (max_questions in all)."""
     language: str = "en"
     """The summary's language (ISO 639-1), that of its claims and of the questions it is asked."""
     key_facts: bool = False
@@ -53,11 +46,6 @@ class Plan:
     passages: list[list[str]] = field(default_factory=list)
     """Per window, the passages its questions are written from (the window whole, or 2 or more parts of it);
     none for a window that asks no question."""
-
-    @property
-    def max_questions(self) -> int:
-        """The cap on the questions the judge writes of the source: the option, or the default's 3 or 10."""
-        return sum(self.questions_per_window)
 
     @property
     def layout(self) -> list[SourceWindow] | None:
@@ -70,16 +58,10 @@ class Plan:
         ]
 
 
-def plan_evaluation(
-    source: str, summary: str, judge: Judge, max_questions: int | None, key_facts: bool = False
-) -> Plan:
-    """``max_questions``: the option (None: QUESTIONS_BESIDE_KEY_FACTS where key facts are written and the source
-    fits one window, else QUESTIONS); ``key_facts``: the option, the facts written for English evaluations only."""
+def plan_evaluation(source: str, summary: str, judge: Judge, max_questions: int, key_facts: bool = False) -> Plan:
+    """``key_facts``: the option; the facts are written for English evaluations only."""
     language = evaluation_language(summary, source)
     facts = key_facts and language == "en"
-    if max_questions is None:
-        whole = facts and len(source_windows(source, judge, QUESTIONS_BESIDE_KEY_FACTS, facts)) == 1
-        max_questions = QUESTIONS_BESIDE_KEY_FACTS if whole else QUESTIONS
     windows = source_windows(source, judge, max_questions, facts)
     counts = [max_questions] if len(windows) == 1 else share_questions(windows, max_questions)
     passages = [

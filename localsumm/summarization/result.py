@@ -172,11 +172,7 @@ class Provenance(_Model):
     None when nothing was judged."""
     seed: int
     thresholds: dict[str, float]
-    max_questions: int | None
-    """The option as given; None: its default (3 or 10 by source, ``question_cap``)."""
-    question_cap: int | None = None
-    """How many questions the judge was asked to write of this source (the option, or the default's 3 beside
-    the key facts of an English source read whole, else 10); None when coverage asked a given set."""
+    max_questions: int
     scale: float
     literal_check: bool
     """Whether a claim naming a number or name absent from the source was refused (``literals``)."""
@@ -248,10 +244,6 @@ def upgrade(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(provenance, dict):
         return data
     missing = {k: v for k, v in _BEFORE_THE_SETTING.items() if k not in provenance}
-    if "question_cap" not in provenance:
-        # Before 0.3.5 the option was the cap, and 10 its default; a given set was asked whole.
-        generated = provenance.get("questions", {"origin": "generated"}).get("origin") == "generated"
-        missing["question_cap"] = provenance.get("max_questions") if generated else None
     if not missing:
         return data
     return {**data, "provenance": {**provenance, **missing}}

@@ -33,7 +33,7 @@ from .claims import judge_claims, summary_claims
 from .coverage import asked_of_summary, coverage_verdicts
 from .grounding import left_out, point_questions, source_sentences
 from .inputs import SourceExtractor, resolve_source, resolve_summary
-from .plan import QUESTIONS, Plan, plan_evaluation, source_windows
+from .plan import Plan, plan_evaluation, source_windows
 from .questionset import ProvidedSet, QuestionFile, QuestionSet, QuestionSetProvider, load_question_file
 from .questionset.stage import GENERATED
 from .reason import explain
@@ -105,7 +105,7 @@ class SummarizationScorer:
         empty = "summary" if not summary.strip() else "source" if not source.strip() else None
         thresholds = self.judge.info.thresholds
         if empty:
-            scores = summary_scores([], None, [], self.options, thresholds, None)
+            scores = summary_scores([], None, [], self.options, thresholds)
             return self._result(scores, [], None, AnalyzeStepResult(coverage=[]), log, None, empty)
         found = self.question_sets.lookup(source, questions)  # refused here, before any judge call
         plan = plan_evaluation(source, summary, self.judge, self.options.max_questions, self.options.key_facts)
@@ -119,12 +119,12 @@ class SummarizationScorer:
         alignment = judge_claims(
             self.judge, plan.windows, claims, source, options.literal_check, log, options.verification
         )
-        questions, statements = asked_of_summary(asked.question_set, asked.question_cap(plan.max_questions))
+        questions, statements = asked_of_summary(asked.question_set, asked.question_cap(options.max_questions))
         coverage = coverage_verdicts(self.judge, summary, questions, log, statements)
         sentences = source_sentences(source)
         coverage = point_questions(sentences, coverage)
         analyze = AnalyzeStepResult(coverage=coverage, left_out=left_out(sentences, alignment, coverage))
-        scores = summary_scores(alignment, asked, coverage, self.options, thresholds, plan.max_questions)
+        scores = summary_scores(alignment, asked, coverage, self.options, thresholds)
         return self._result(scores, alignment, asked, analyze, log, plan, None)
 
     def question_set(self, source: str, summary: str = "", *, on_call: OnCall | None = None) -> QuestionSet:
@@ -139,7 +139,7 @@ class SummarizationScorer:
     ) -> tuple[list[AlignmentVerdict], list[CoverageVerdict]]:
         """This judge's verdicts on claims and questions another judge wrote: agreement on equal terms."""
         log = StepLog(on_call)
-        windows = source_windows(source, self.judge, self.options.max_questions or QUESTIONS)
+        windows = source_windows(source, self.judge, self.options.max_questions)
         options = self.options
         alignment = judge_claims(self.judge, windows, claims, source, options.literal_check, log, options.verification)
         coverage = point_questions(source_sentences(source), coverage_verdicts(self.judge, summary, questions, log))
@@ -209,7 +209,6 @@ class SummarizationScorer:
                 seed=info.seed,
                 thresholds={"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
                 **options.recorded(),
-                question_cap=asked.question_cap(plan.max_questions) if asked and plan else None,
                 steps=list(log.steps.values()),
                 shared_steps=sorted(log.shared),
                 source_windows=layout,
@@ -224,14 +223,12 @@ def summary_scores(
     coverage: list[CoverageVerdict],
     options: Options,
     thresholds: Thresholds,
-    max_questions: int | None,
 ) -> Scores:
-    """The rules applied to the verdicts: each verdict's vote under ``options.scoring``, then SPEC §3.
-    ``max_questions``: the plan's cap on the judge's questions."""
+    """The rules applied to the verdicts: each verdict's vote under ``options.scoring``, then SPEC §3."""
     qs = asked.question_set if asked else None
     # A claim the literal check refused counts 0 under either rule, whatever the judge said.
     support = [0.0 if v.unmatched else v.probability for v in alignment]
-    cap = asked.question_cap(max_questions) if asked else max_questions
+    cap = asked.question_cap(options.max_questions) if asked else options.max_questions
     questions = qs.questions if qs else []
     answered = [v.answered for v in coverage]
     return compute_scores(

@@ -59,7 +59,7 @@ def generate_question_set(judge: Judge, source: str, plan: Plan, options: Option
         window_questions(judge, window, count, parts, plan.language, options.question_check, log, built)
         if plan.key_facts:
             window_key_facts(judge, window, count, len(plan.windows), options.question_check, log, built)
-    questions, facts, again = without_repeats(unique(built.questions), unique(built.facts), plan.max_questions)
+    questions, facts, again = without_repeats(unique(built.questions), unique(built.facts), options.max_questions)
     if not questions and not facts:
         raise JudgeError(
             "questions: the judge wrote no question and no key fact of this source; coverage has nothing to ask"
@@ -82,8 +82,7 @@ def generate_question_set(judge: Judge, source: str, plan: Plan, options: Option
             "localsumm_version": __version__,
             "seed": info.seed,
             "thresholds": {"alignment": info.thresholds.alignment, "coverage": info.thresholds.coverage},
-            "max_questions": plan.max_questions,
-            **{k: recorded[k] for k in ("question_check", "key_facts")},
+            **{k: recorded[k] for k in ("max_questions", "question_check", "key_facts")},
             "key_facts_failed": built.failed,
             "source_windows": len(plan.windows),
         },

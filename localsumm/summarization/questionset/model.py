@@ -127,7 +127,7 @@ class ProvidedSet:
     question_set: QuestionSet
     origin: QuestionSetOrigin
 
-    def question_cap(self, max_questions: int | None) -> int | None:
+    def question_cap(self, max_questions: int) -> int | None:
         """How many of the set's questions coverage asks: ``max_questions`` of those the judge wrote in this run,
         every one of a set given or read from a file (key facts are always all asked)."""
         return max_questions if self.origin.origin == "generated" else None
